@@ -1,0 +1,77 @@
+// swift-tools-version:6.0
+//
+// The streaming core for Claude's Messages API. No package dependencies:
+// only the standard library, Foundation, Glibc/Darwin and Synchronization.
+//
+// Library modules form a strict chain; each knows nothing of those after it:
+//   ServerSentEvents, IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport
+// The benchmark and fuzz targets live in Benchmarks/ and Fuzz/ (declared here
+// with `path:`) so that building the library stays small.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "claude-streaming",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "ServerSentEvents", targets: ["ServerSentEvents"]),
+        .library(name: "IncrementalJSON", targets: ["IncrementalJSON"]),
+        .library(name: "ClaudeStreaming", targets: ["ClaudeStreaming"]),
+        .library(name: "ClaudeTransport", targets: ["ClaudeTransport"]),
+        .executable(name: "claude-stream", targets: ["claude-stream"]),
+        .executable(name: "claude-stream-bench", targets: ["claude-stream-bench"]),
+        .executable(name: "fuzz-sse", targets: ["fuzz-sse"]),
+        .executable(name: "fuzz-json", targets: ["fuzz-json"]),
+        .executable(name: "fuzz-accumulator", targets: ["fuzz-accumulator"]),
+    ],
+    targets: [
+        // MARK: Library modules
+        .target(name: "ServerSentEvents", swiftSettings: strict),
+        .target(name: "IncrementalJSON", swiftSettings: strict),
+        .target(
+            name: "ClaudeStreaming",
+            dependencies: ["ServerSentEvents", "IncrementalJSON"],
+            resources: [.copy("Recordings")],
+            swiftSettings: strict),
+        .target(name: "ClaudeTransport", dependencies: ["ClaudeStreaming"], swiftSettings: strict),
+
+        // MARK: Command line
+        .executableTarget(
+            name: "claude-stream",
+            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
+            swiftSettings: strict),
+
+        // MARK: Benchmarks
+        .executableTarget(
+            name: "claude-stream-bench",
+            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
+            path: "Benchmarks/claude-stream-bench",
+            swiftSettings: strict),
+
+        // MARK: Fuzzing (see Fuzz/README.md; built with Fuzz/run.sh)
+        // The properties each fuzzer checks live in one library so that
+        // `swift test` replays the regression corpus through the same code.
+        .target(
+            name: "FuzzProperties",
+            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming"],
+            path: "Fuzz/FuzzProperties",
+            swiftSettings: strict),
+        .executableTarget(name: "fuzz-sse", dependencies: ["FuzzProperties"], path: "Fuzz/sse/Entry", swiftSettings: strict),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzProperties"], path: "Fuzz/json/Entry", swiftSettings: strict),
+        .executableTarget(name: "fuzz-accumulator", dependencies: ["FuzzProperties"], path: "Fuzz/accumulator/Entry", swiftSettings: strict),
+
+        // MARK: Tests
+        .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(
+            name: "ClaudeStreamingTests",
+            dependencies: ["ClaudeStreaming", "FuzzProperties"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict),
+        .testTarget(name: "ClaudeTransportTests", dependencies: ["ClaudeTransport"], resources: [.copy("Server")], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,188 @@
+// AppendOnlyArray: a value-semantic array whose copies share one buffer.
+//
+// Design
+// ------
+// Streaming snapshots hold *prefixes* of things that only grow: the text of a
+// block, the bytes of a JSON string, the finished children of a JSON array.
+// With `Array` or `String`, a snapshot that holds a copy forces the next
+// append to copy everything (copy-on-write), which makes "a snapshot after
+// every delta" quadratic. Here every value is `(storage, count)`: it sees the
+// first `count` elements of a shared buffer, which are never written again.
+//
+// Appending claims the slots `count..<count+n` with one compare-and-exchange
+// on the storage's `claimed` counter. The claim succeeds only when this value
+// is the longest holder (its `count` equals `claimed`), so the first writer
+// extends the buffer in place and any other copy that appends later finds
+// `claimed` moved on and forks: it copies its own prefix into new storage.
+// That keeps full value semantics (two copies can append different things)
+// while the common pattern (one writer, many read-only snapshots) never copies.
+//
+// Memory safety: the writer only initialises slots at or past its claim,
+// readers only read slots below their own `count`, and every slot below a
+// published `count` was written before that value existed. Values cross
+// threads only through `Sendable` hand-offs, which order those writes.
+//
+// Growth doubles the capacity into fresh storage and copies the prefix once,
+// so appends are amortised O(1); old snapshots keep the old storage alive.
+
+import Synchronization
+
+/// Shared storage behind ``AppendOnlyArray``. Slots `0..<claimed` are
+/// initialised (a claim is always followed by its writes before any value
+/// that could read them is published).
+final class _AppendOnlyStorage<Element>: @unchecked Sendable {
+    // @unchecked: `base` is written only past `claimed` by the single writer
+    // that won the claim, and read only below a published count (see above).
+    let capacity: Int
+    let claimed: Atomic<Int>
+    let base: UnsafeMutablePointer<Element>
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 1)
+        self.claimed = Atomic(0)
+        self.base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: claimed.load(ordering: .acquiring))
+        base.deallocate()
+    }
+
+    /// Claims `n` slots after `count`, or returns false when another value
+    /// already extended the buffer past `count` or there is no room.
+    @inline(__always)
+    func claim(after count: Int, _ n: Int) -> Bool {
+        guard n <= capacity &- count else { return false }
+        return claimed.compareExchange(
+            expected: count, desired: count &+ n, ordering: .acquiringAndReleasing
+        ).exchanged
+    }
+}
+
+/// An array that can only grow at the end, whose copies share storage.
+///
+/// Taking a copy is O(1) and never causes a later append to copy the
+/// elements (unless two copies both append, in which case the second forks).
+/// Use it for anything a snapshot holds while the stream keeps growing it.
+///
+/// - Complexity: `append` is amortised O(1); copying is O(1); subscript O(1).
+public struct AppendOnlyArray<Element: Sendable>: Sendable {
+    var _storage: _AppendOnlyStorage<Element>?
+    /// Number of elements this value sees.
+    public private(set) var count: Int
+
+    /// An empty array.
+    public init() {
+        _storage = nil
+        count = 0
+    }
+
+    /// An array holding `elements`.
+    public init<S: Sequence>(_ elements: S) where S.Element == Element {
+        self.init()
+        append(contentsOf: elements)
+    }
+
+    /// Reserves room so that `minimumCapacity` elements fit without growing.
+    public mutating func reserveCapacity(_ minimumCapacity: Int) {
+        if let storage = _storage, storage.capacity >= minimumCapacity { return }
+        _grow(toHold: minimumCapacity, exact: true)
+    }
+
+    /// Appends one element.
+    ///
+    /// - Complexity: Amortised O(1).
+    public mutating func append(_ element: Element) {
+        if !_claim(1) { _grow(toHold: count &+ 1, exact: false); _ = _claim(1) }
+        guard let storage = _storage else { return }
+        (storage.base + count).initialize(to: element)
+        count &+= 1
+    }
+
+    /// Appends the elements of a buffer.
+    ///
+    /// - Complexity: Amortised O(`elements.count`).
+    public mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        let n = elements.count
+        guard n > 0, let source = elements.baseAddress else { return }
+        if !_claim(n) { _grow(toHold: count &+ n, exact: false); _ = _claim(n) }
+        guard let storage = _storage else { return }
+        (storage.base + count).initialize(from: source, count: n)
+        count &+= n
+    }
+
+    /// Appends the elements of a sequence.
+    public mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+        let done: Void? = elements.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+        if done != nil { return }
+        for element in elements { append(element) }
+    }
+
+    /// Calls `body` with the elements this value sees, without copying.
+    public func withUnsafeBufferPointer<R, E: Error>(
+        _ body: (UnsafeBufferPointer<Element>) throws(E) -> R
+    ) throws(E) -> R {
+        guard let storage = _storage else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: storage.base, count: count))
+    }
+
+    // MARK: Internals
+
+    @inline(__always)
+    private mutating func _claim(_ n: Int) -> Bool {
+        guard let storage = _storage else { return false }
+        return storage.claim(after: count, n)
+    }
+
+    /// Moves this value's prefix into fresh storage that holds at least
+    /// `needed` elements (doubling unless `exact`), and claims the prefix.
+    private mutating func _grow(toHold needed: Int, exact: Bool) {
+        let old = _storage
+        let doubled = Swift.max((old?.capacity ?? 0) &* 2, 16)
+        let capacity = exact ? Swift.max(needed, count) : Swift.max(needed, doubled)
+        let fresh = _AppendOnlyStorage<Element>(capacity: capacity)
+        if let old, count > 0 {
+            fresh.base.initialize(from: old.base, count: count)
+        }
+        fresh.claimed.store(count, ordering: .releasing)
+        _storage = fresh
+    }
+}
+
+extension AppendOnlyArray: RandomAccessCollection {
+    public typealias Index = Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// - Precondition: `0 <= index < count` (checked; traps like `Array`).
+    public subscript(index: Int) -> Element {
+        precondition(index >= 0 && index < count, "AppendOnlyArray index out of range")
+        // The precondition guarantees a non-empty value, which always has storage.
+        return _storage.unsafelyUnwrapped.base[index]
+    }
+
+    public var last: Element? { count > 0 ? self[count - 1] : nil }
+}
+
+extension AppendOnlyArray: Equatable where Element: Equatable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs._storage === rhs._storage { return true }
+        return lhs.elementsEqual(rhs)
+    }
+}
+
+extension AppendOnlyArray: Hashable where Element: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for element in self { hasher.combine(element) }
+    }
+}
+
+extension AppendOnlyArray: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: Element...) { self.init(elements) }
+}
+
+extension AppendOnlyArray: CustomStringConvertible {
+    public var description: String { Array(self).description }
+}
