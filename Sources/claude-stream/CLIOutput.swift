@@ -1,0 +1,63 @@
+// Buffered writes to stdout/stderr. Commands print many small lines (one per
+// event or per prefix); going through `print` per line costs a lock and a
+// flush decision each time, so lines are collected and written in blocks.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum CLIOutput {
+    static func standardError(_ text: String) {
+        var line = text
+        if !line.hasSuffix("\n") { line += "\n" }
+        var bytes = Array(line.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    static func standardOutput(_ text: String) {
+        var writer = OutputWriter(fileDescriptor: 1)
+        writer.write(text)
+        if !text.hasSuffix("\n") { writer.write("\n") }
+        writer.flush()
+    }
+}
+
+/// Collects output bytes and writes them to a file descriptor in large blocks.
+struct OutputWriter {
+    let fileDescriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func write(bytes: some Sequence<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        var offset = 0
+        buffer.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let written = systemWrite(fileDescriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                if written <= 0 { break }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+@inline(__always)
+private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, pointer, count)
+}

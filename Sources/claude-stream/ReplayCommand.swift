@@ -1,0 +1,6 @@
+enum ReplayCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        CLIOutput.standardError("not built yet")
+        return 70
+    }
+}
