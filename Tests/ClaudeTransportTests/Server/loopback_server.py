@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Loopback HTTP/1.1 server for the ClaudeTransport tests (standard library only).
+
+Started by the tests as `python3 loopback_server.py [--corpus DIR]` on
+127.0.0.1 with an ephemeral port; the first line it prints is `PORT <n>`.
+It stops when stdin closes (the test process ended or closed the pipe) or on
+SIGTERM, so a crashed test run never leaves it behind.
+
+What it serves is chosen by the path prefix of the base URL the test gives the
+client, so one server handles tests running in parallel:
+
+  POST /replay/<FILE>/<MODE>/v1/messages    a corpus recording, MODE is
+        whole | bytes | random-<seed> | chunk-<n>; chunked transfer encoding,
+        one HTTP chunk per piece, small random delays for `random-*`.
+  POST /fault/<NAME>[/<FILE>]/v1/messages   an injected failure:
+        429 (retry-after: 1), 529, 400-overflow, 400, 401, 403, 404, 413, 500,
+        418 (an unlisted status), 429-then-ok / 529-then-ok (fail once per
+        test id, then serve FILE), disconnect (FILE cut inside an event, then
+        the socket closed without the last chunk), stall (half of FILE, then
+        silence for 5 s), error-event (an `error` event after half of FILE),
+        huge (one 8 MiB text delta), slow (FILE in 1 KiB pieces, 20 ms apart).
+  POST /echo/v1/messages                    a tiny stream whose text is the
+        sha256 of the request body (so the client can be checked end to end).
+  GET  /models/<ID>/v1/models/<ID>          a Models API answer with capabilities.
+  POST /bench/<N>/v1/messages               a synthetic stream of about N MiB
+        of text deltas written in 64 KiB pieces as fast as possible.
+  GET  /_requests                           every request so far as JSON
+        (method, path, headers, body as text).
+
+An optional `t-<id>/` segment first in the path is ignored for routing but
+scopes the *-then-ok faults.
+"""
+
+import hashlib
+import json
+import os
+import random
+import signal
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CORPUS = None
+REQUESTS = []
+REQUESTS_LOCK = threading.Lock()
+FAILED_ONCE = set()
+
+
+def sse(event, payload):
+    return ("event: %s\ndata: %s\n\n" % (event, json.dumps(payload, separators=(",", ":")))).encode()
+
+
+def text_stream(text, model="claude-loopback"):
+    """A complete, well-formed stream whose single text block is `text`."""
+    out = [
+        sse("message_start", {"type": "message_start", "message": {
+            "id": "msg_loopback", "type": "message", "role": "assistant", "content": [],
+            "model": model, "stop_reason": None, "stop_sequence": None,
+            "usage": {"input_tokens": 3, "output_tokens": 1}}}),
+        sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                    "content_block": {"type": "text", "text": ""}}),
+        sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                    "delta": {"type": "text_delta", "text": text}}),
+        sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        sse("message_delta", {"type": "message_delta",
+                              "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                              "usage": {"output_tokens": 7}}),
+        sse("message_stop", {"type": "message_stop"}),
+    ]
+    return b"".join(out)
+
+
+def bench_stream(mebibytes):
+    """About `mebibytes` MiB of small text deltas, like a long real answer."""
+    head = sse("message_start", {"type": "message_start", "message": {
+        "id": "msg_bench", "type": "message", "role": "assistant", "content": [],
+        "model": "claude-bench", "stop_reason": None, "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1}}})
+    head += sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                        "content_block": {"type": "text", "text": ""}})
+    delta = sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                        "delta": {"type": "text_delta", "text": "lorem ipsum dolor sit amet, " * 3}})
+    count = max(1, (mebibytes << 20) // len(delta))
+    tail = sse("content_block_stop", {"type": "content_block_stop", "index": 0})
+    tail += sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+                                  "usage": {"output_tokens": count}})
+    tail += sse("message_stop", {"type": "message_stop"})
+    return head + delta * count + tail
+
+
+def error_body(kind, message):
+    return json.dumps({"type": "error", "error": {"type": kind, "message": message},
+                       "request_id": "req_loopback_body"}).encode()
+
+
+HTTP_FAULTS = {
+    "429": (429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
+    "529": (529, "overloaded_error", "Overloaded"),
+    "400": (400, "invalid_request_error", "max_tokens: Field required"),
+    "400-overflow": (400, "invalid_request_error",
+                     "prompt is too long: 210000 tokens > 200000 maximum"),
+    "401": (401, "authentication_error", "invalid x-api-key"),
+    "403": (403, "permission_error", "Your API key does not have permission to use the specified resource."),
+    "404": (404, "not_found_error", "model: claude-nonexistent"),
+    "413": (413, "request_too_large", "Request exceeds the maximum allowed number of bytes."),
+    "500": (500, "api_error", "Internal server error"),
+    "418": (418, "teapot_error", "I'm a teapot"),
+}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    # -- plumbing -----------------------------------------------------------
+    def _record(self, body):
+        with REQUESTS_LOCK:
+            REQUESTS.append({
+                "method": self.command, "path": self.path,
+                "headers": [[k.lower(), v] for k, v in self.headers.items()],
+                "body": body.decode("utf-8", "replace"),
+            })
+
+    def _plain(self, status, body, headers=()):
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.send_header("request-id", "req_loopback_%d" % status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+        self.wfile.flush()
+
+    def _start_stream(self):
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream; charset=utf-8")
+        self.send_header("transfer-encoding", "chunked")
+        self.send_header("request-id", "req_loopback_stream")
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.close_connection = True
+
+    def _chunk(self, data):
+        if data:
+            self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+            self.wfile.flush()
+
+    def _end(self):
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def _abort(self):
+        """Close the socket without the terminating chunk: a dropped connection."""
+        self.wfile.flush()
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.close_connection = True
+
+    def _recording(self, name):
+        if CORPUS is None or "/" in name or name.startswith("."):
+            return None
+        path = os.path.join(CORPUS, name)
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as f:
+            return f.read()
+
+    def _serve_pieces(self, data, mode):
+        if mode == "whole":
+            self._chunk(data)
+        elif mode == "bytes":
+            for i in range(len(data)):
+                self._chunk(data[i:i + 1])
+        elif mode.startswith("chunk-"):
+            n = max(1, int(mode[6:]))
+            for i in range(0, len(data), n):
+                self._chunk(data[i:i + n])
+        elif mode.startswith("random-"):
+            rng = random.Random(int(mode[7:]))
+            i = 0
+            while i < len(data):
+                n = rng.choice((1, 2, 3, 7, 64, 500, 4096, rng.randint(1, 20000)))
+                self._chunk(data[i:i + n])
+                i += n
+                if rng.random() < 0.05:
+                    time.sleep(rng.random() * 0.002)
+        else:
+            raise ValueError("unknown mode " + mode)
+
+    # -- routing ------------------------------------------------------------
+    def do_GET(self):
+        self._record(b"")
+        parts = [p for p in self.path.split("?")[0].split("/") if p]
+        if parts == ["_requests"]:
+            with REQUESTS_LOCK:
+                body = json.dumps(REQUESTS).encode()
+            return self._plain(200, body)
+        if parts and parts[0].startswith("t-"):
+            parts = parts[1:]
+        if len(parts) >= 4 and parts[0] == "models" and parts[-3:-1] == ["v1", "models"]:
+            model = parts[-1]
+            level = {"supported": True}
+            no = {"supported": False}
+            body = json.dumps({
+                "type": "model", "id": model, "display_name": "Loopback " + model,
+                "created_at": "2026-01-01T00:00:00Z", "max_input_tokens": 200000, "max_tokens": 64000,
+                "capabilities": {
+                    "effort": {"supported": True, "low": level, "medium": level, "high": level,
+                               "xhigh": no, "max": level},
+                    "image_input": level, "structured_outputs": level, "pdf_input": level,
+                    "thinking": {"supported": True, "types": {"adaptive": level, "enabled": no}},
+                    "code_execution": level, "citations": level, "batch": level,
+                },
+            }).encode()
+            return self._plain(200, body)
+        return self._plain(404, error_body("not_found_error", "no route"))
+
+    def do_POST(self):
+        length = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(length) if length else b""
+        self._record(body)
+        parts = [p for p in self.path.split("?")[0].split("/") if p]
+        test_id = ""
+        if parts and parts[0].startswith("t-"):
+            test_id, parts = parts[0], parts[1:]
+        if parts[-2:] != ["v1", "messages"]:
+            return self._plain(404, error_body("not_found_error", "no route"))
+        route = parts[:-2]
+        try:
+            if route and route[0] == "replay" and len(route) == 3:
+                data = self._recording(route[1])
+                if data is None:
+                    return self._plain(404, error_body("not_found_error", "no recording"))
+                self._start_stream()
+                self._serve_pieces(data, route[2])
+                return self._end()
+            if route == ["echo"]:
+                self._start_stream()
+                self._chunk(text_stream(hashlib.sha256(body).hexdigest()))
+                return self._end()
+            if len(route) == 2 and route[0] == "bench":
+                data = bench_stream(int(route[1]))
+                self._start_stream()
+                for i in range(0, len(data), 65536):
+                    self._chunk(data[i:i + 65536])
+                return self._end()
+            if route and route[0] == "fault" and len(route) >= 2:
+                return self._fault(route[1], route[2] if len(route) > 2 else None, test_id)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+            return
+        return self._plain(404, error_body("not_found_error", "no route"))
+
+    def _fault(self, name, file, test_id):
+        if name in ("429-then-ok", "529-then-ok"):
+            key = (test_id, name)
+            if key not in FAILED_ONCE:
+                FAILED_ONCE.add(key)
+                name = name[:3]
+            else:
+                data = self._recording(file) if file else text_stream("recovered")
+                self._start_stream()
+                self._chunk(data or b"")
+                return self._end()
+        if name in HTTP_FAULTS:
+            status, kind, message = HTTP_FAULTS[name]
+            headers = [("retry-after", "1")] if status == 429 else []
+            return self._plain(status, error_body(kind, message), headers)
+        data = self._recording(file) if file else text_stream("x" * 64)
+        if data is None:
+            return self._plain(404, error_body("not_found_error", "no recording"))
+        self._start_stream()
+        if name == "disconnect":
+            # Cut in the middle of the last `content_block_delta` data line.
+            cut = data.rfind(b"content_block_delta")
+            cut = cut + 30 if cut > 0 else len(data) // 2
+            self._serve_pieces(data[:cut], "chunk-97")
+            return self._abort()
+        if name == "stall":
+            self._chunk(data[:len(data) // 2])
+            time.sleep(5)
+            return self._abort()
+        if name == "error-event":
+            half = data.find(b"\n\n", len(data) // 2)
+            half = len(data) if half < 0 else half + 2
+            self._chunk(data[:half])
+            self._chunk(sse("error", {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"},
+                                      "request_id": "req_loopback_midstream"}))
+            return self._end()
+        if name == "huge":
+            self._chunk(text_stream("h" * (8 << 20)))
+            return self._end()
+        if name == "slow":
+            for i in range(0, len(data), 1024):
+                self._chunk(data[i:i + 1024])
+                time.sleep(0.02)
+            return self._end()
+        return self._plain(404, error_body("not_found_error", "unknown fault"))
+
+
+def main():
+    global CORPUS
+    args = sys.argv[1:]
+    if len(args) == 2 and args[0] == "--corpus":
+        CORPUS = args[1] if os.path.isdir(args[1]) else None
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print("PORT %d" % server.server_address[1], flush=True)
+
+    def stop(*_):
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+
+    def watch_stdin():
+        try:
+            sys.stdin.read()
+        finally:
+            stop()
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    server.serve_forever(poll_interval=0.1)
+
+
+if __name__ == "__main__":
+    main()
