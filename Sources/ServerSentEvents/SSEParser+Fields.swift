@@ -1,0 +1,202 @@
+// Interpreting one line (WHATWG "process the field") and dispatching.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The fields the algorithm acts on; anything else is ignored.
+enum _Field {
+    case data, event, id, retry, ignored
+}
+
+/// Splits a line into its field and the start of its value: up to the first
+/// colon is the name (the whole line when there is none), then one leading
+/// space of the value is skipped. A line starting with a colon is a comment.
+@inline(__always)
+func _classify(_ line: UnsafeRawBufferPointer) -> (field: _Field, valueStart: Int) {
+    let count = line.count
+    guard let base = line.baseAddress, count > 0, line[0] != 0x3A else { return (.ignored, count) }
+    // Names are at most 5 bytes: look for the colon there first, so that a
+    // long line without a known name is never scanned to its end.
+    var colon = count
+    var i = 0
+    while i < count && i < 6 {
+        if line[i] == 0x3A { colon = i; break }
+        i += 1
+    }
+    if colon == count && count > 6 {
+        // No known name (those are short), but an unknown one is still a
+        // field: the value is ignored either way.
+        return (.ignored, count)
+    }
+    var valueStart = colon
+    if colon < count {
+        valueStart = colon + 1
+        if valueStart < count && line[valueStart] == 0x20 { valueStart += 1 }
+    }
+    let field: _Field
+    switch colon {
+    case 4:
+        field = base.loadUnaligned(as: UInt32.self) == _fourBytes("d", "a", "t", "a") ? .data : .ignored
+    case 5:
+        let head = base.loadUnaligned(as: UInt32.self)
+        let last = line[4]
+        if head == _fourBytes("e", "v", "e", "n") && last == UInt8(ascii: "t") {
+            field = .event
+        } else if head == _fourBytes("r", "e", "t", "r") && last == UInt8(ascii: "y") {
+            field = .retry
+        } else {
+            field = .ignored
+        }
+    case 2:
+        field = line[0] == UInt8(ascii: "i") && line[1] == UInt8(ascii: "d") ? .id : .ignored
+    default:
+        field = .ignored
+    }
+    return (field, valueStart)
+}
+
+@inline(__always)
+private func _fourBytes(_ a: Unicode.Scalar, _ b: Unicode.Scalar, _ c: Unicode.Scalar, _ d: Unicode.Scalar) -> UInt32 {
+    // Memory order a b c d, read as one native-endian word.
+    let bytes = UInt32(UInt8(ascii: a)) | UInt32(UInt8(ascii: b)) << 8 | UInt32(UInt8(ascii: c)) << 16 | UInt32(UInt8(ascii: d)) << 24
+    return UInt32(littleEndian: bytes)
+}
+
+extension SSEParser {
+    /// A whole line inside the current chunk: values stay borrowed from it.
+    @inline(__always)
+    mutating func _chunkLine(
+        _ chunk: UnsafeRawBufferPointer, start: Int, end: Int, chunkOffset: Int,
+        _ onEvent: (borrowing SSEEventView) -> Void
+    ) throws(SSEError) {
+        if start == end {
+            _dispatch(chunk, lineEndOffset: chunkOffset + end, onEvent)
+            return
+        }
+        if end - start > _limits.maxLineBytes {
+            throw SSEError(reason: .lineTooLong(limit: _limits.maxLineBytes), offset: chunkOffset + start + _limits.maxLineBytes)
+        }
+        if _blockStartOffset < 0 { _blockStartOffset = chunkOffset + start }
+        let line = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
+        let (field, valueStart) = _classify(line)
+        let value = (start + valueStart)..<end
+        switch field {
+        case .data:
+            try _checkDataLimit(adding: value.count, valueOffset: chunkOffset + value.lowerBound)
+            if _data.lineCount == 0 {
+                _data.setBorrowed(value)
+            } else {
+                _data.appendLine(_bytes(chunk, value), chunk: chunk)
+            }
+        case .event:
+            _eventType.setBorrowed(value)
+        case .id:
+            _setID(_bytes(chunk, value))
+        case .retry:
+            _setRetry(_bytes(chunk, value))
+        case .ignored:
+            break
+        }
+    }
+
+    /// The line assembled in `_lineBuffer` (never empty) has ended.
+    mutating func _bufferedLine(_ chunk: UnsafeRawBufferPointer, lineEndOffset: Int) throws(SSEError) {
+        if _blockStartOffset < 0 { _blockStartOffset = _lineStartOffset }
+        let (field, valueStart) = _lineBuffer.withUnsafeBytes { _classify($0) }
+        switch field {
+        case .data:
+            try _checkDataLimit(adding: _lineBuffer.count - valueStart, valueOffset: _lineStartOffset + valueStart)
+            if _data.lineCount == 0 {
+                _data.adoptFirstLine(&_lineBuffer, start: valueStart)
+            } else {
+                _lineBuffer.withUnsafeBufferPointer { line in
+                    _data.appendLine(UnsafeBufferPointer(rebasing: line[valueStart...]), chunk: chunk)
+                }
+            }
+        case .event:
+            _lineBuffer.withUnsafeBufferPointer { line in
+                _eventType.setCopy(UnsafeBufferPointer(rebasing: line[valueStart...]))
+            }
+        case .id:
+            _lineBuffer.withUnsafeBufferPointer { line in
+                _setID(UnsafeBufferPointer(rebasing: line[valueStart...]))
+            }
+        case .retry:
+            _lineBuffer.withUnsafeBufferPointer { line in
+                _setRetry(UnsafeBufferPointer(rebasing: line[valueStart...]))
+            }
+        case .ignored:
+            break
+        }
+        _lineBuffer.removeAll(keepingCapacity: true)
+    }
+
+    @inline(__always)
+    func _checkDataLimit(adding count: Int, valueOffset: Int) throws(SSEError) {
+        let before = _data.lineCount == 0 ? 0 : _data.byteCount + 1
+        if before + count > _limits.maxEventBytes {
+            throw SSEError(
+                reason: .eventTooLarge(limit: _limits.maxEventBytes),
+                offset: valueOffset + max(0, _limits.maxEventBytes - before))
+        }
+    }
+
+    /// `id`: ignored when it contains NUL; otherwise it becomes the last
+    /// event ID at once (an empty value resets it).
+    @inline(__always)
+    mutating func _setID(_ value: UnsafeBufferPointer<UInt8>) {
+        if let base = value.baseAddress, memchr(base, 0, value.count) != nil { return }
+        _lastEventID.removeAll(keepingCapacity: true)
+        _lastEventID.append(contentsOf: value)
+    }
+
+    /// `retry`: only a non-empty run of ASCII digits counts (saturating at
+    /// `Int.max` rather than rejecting a huge value).
+    @inline(__always)
+    mutating func _setRetry(_ value: UnsafeBufferPointer<UInt8>) {
+        guard !value.isEmpty else { return }
+        var result = 0
+        var saturated = false
+        for byte in value {
+            let digit = Int(byte) &- 0x30
+            guard digit >= 0 && digit <= 9 else { return }
+            if !saturated {
+                let (times10, o1) = result.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(digit)
+                if o1 || o2 { saturated = true; result = Int.max } else { result = sum }
+            }
+        }
+        _retry = result
+    }
+
+    /// A blank line: dispatch the block's event if it has data, then start a
+    /// new block either way.
+    @inline(__always)
+    mutating func _dispatch(
+        _ chunk: UnsafeRawBufferPointer, lineEndOffset: Int,
+        _ onEvent: (borrowing SSEEventView) -> Void
+    ) {
+        if _data.lineCount > 0 {
+            let retry = _retry
+            let hasType = _eventType.byteCount > 0
+            _data.withBytes(chunk) { data in
+                _eventType.withBytes(chunk) { type in
+                    _lastEventID.withUnsafeBytes { id in
+                        onEvent(SSEEventView(
+                            data: data, eventType: hasType ? type : nil, lastEventID: id,
+                            retry: retry, streamOffset: lineEndOffset))
+                    }
+                }
+            }
+            _data.clear()
+        }
+        if _eventType.lineCount > 0 { _eventType.clear() }
+        _retry = nil
+        _blockStartOffset = -1
+    }
+}
