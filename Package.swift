@@ -34,7 +34,6 @@ let package = Package(
         .target(
             name: "ClaudeStreaming",
             dependencies: ["ServerSentEvents", "IncrementalJSON"],
-            resources: [.copy("Recordings")],
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["ClaudeStreaming"], swiftSettings: strict),
 

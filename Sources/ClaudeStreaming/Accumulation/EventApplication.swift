@@ -1,0 +1,206 @@
+// How each event changes the message (WIRE.md is the reference).
+//
+// Events are routed by `index`; blocks may interleave. The checks here are
+// the protocol: a block must start before its deltas, at the next index;
+// a delta must fit its block's type; nothing but pings may follow
+// `message_stop` unless the caller allowed a next message.
+
+import IncrementalJSON
+
+extension _AccumulatorState {
+    /// Applies a parsed (non-hot) event; returns true when the message changed.
+    mutating func applyParsed(_ event: JSONValue) throws(_EventFailure) -> Bool {
+        guard event.objectValue != nil else { throw .violation("event data is not a JSON object") }
+        switch event["type"]?.stringValue {
+        case "message_start":
+            try startMessage(event["message"])
+        case "content_block_start":
+            try startBlock(at: try blockIndex(event), event["content_block"])
+        case "content_block_delta":
+            try applyParsedDelta(event["delta"], at: try blockIndex(event))
+        case "content_block_stop":
+            try stopBlock(at: try blockIndex(event))
+        case "message_delta":
+            try applyMessageDelta(event)
+        case "message_stop":
+            try requireStreaming("message_stop")
+            current?.isComplete = true
+            phase = .stopped
+            if let current { completed.append(current) }
+        case "error":
+            let error = event["error"]
+            throw .kind(.apiError(APIErrorEvent(
+                type: error?["type"]?.stringValue ?? "unknown_error",
+                message: error?["message"]?.stringValue ?? "",
+                requestID: event["request_id"]?.stringValue)))
+        default:
+            return false  // ping, and event types this package does not know
+        }
+        return true
+    }
+
+    private func blockIndex(_ event: JSONValue) throws(_EventFailure) -> Int {
+        guard let number = event["index"]?.numberValue, let index = try? number.int(), index >= 0 else {
+            throw .violation("\(event["type"]?.stringValue ?? "event") without a valid index")
+        }
+        return index
+    }
+
+    private func requireStreaming(_ what: String) throws(_EventFailure) {
+        switch phase {
+        case .streaming: return
+        case .beforeMessage: throw .violation("\(what) before message_start")
+        case .stopped: throw .violation("\(what) after message_stop")
+        }
+    }
+
+    private mutating func startMessage(_ message: JSONValue?) throws(_EventFailure) {
+        guard let message, message.objectValue != nil else { throw .violation("message_start without a message object") }
+        switch phase {
+        case .streaming: throw .violation("message_start before the previous message_stop")
+        case .stopped where !options.allowsSequentialMessages:
+            throw .violation("message_start after message_stop (sequential messages not allowed)")
+        case .beforeMessage, .stopped: break
+        }
+        let next = current.map { $0.messageIndex + 1 } ?? 0
+        current = MessageSnapshot(start: message, messageIndex: next)
+        parsers.removeAll()
+        phase = .streaming
+    }
+
+    private mutating func startBlock(at index: Int, _ json: JSONValue?) throws(_EventFailure) {
+        try requireStreaming("content_block_start")
+        guard let json, json.objectValue != nil else { throw .violation("content_block_start \(index) without a content_block object") }
+        let count = current?.content.count ?? 0
+        guard index == count else {
+            throw .violation("content_block_start for index \(index), expected \(count)")
+        }
+        guard count < options.maxBlocks else { throw .violation("more than \(options.maxBlocks) content blocks") }
+        current?.content.append(ContentBlock.fromStart(json, isComplete: false))
+    }
+
+    private mutating func stopBlock(at index: Int) throws(_EventFailure) {
+        try requireStreaming("content_block_stop")
+        var parser = parsers.removeValue(forKey: index)
+        let stopped: Bool? = current?.content.update(at: index) { block in
+            guard !block.isComplete else { return false }
+            block.markComplete(finishing: &parser)
+            return true
+        }
+        guard stopped == true else { throw .violation("content_block_stop for index \(index), which is not open") }
+    }
+
+    private mutating func applyMessageDelta(_ event: JSONValue) throws(_EventFailure) {
+        try requireStreaming("message_delta")
+        if let delta = event["delta"]?.objectValue {
+            for (key, value) in delta.entries {
+                switch key {
+                case "stop_reason": current?.stopReason = value.stringValue
+                case "stop_sequence": current?.stopSequence = value.stringValue
+                case "stop_details": current?.stopDetails = value.isNull ? nil : value
+                default: current?.setDeltaField(key, value)
+                }
+            }
+        }
+        if let usage = event["usage"] { current?.usage.overwrite(with: usage) }
+        for (key, value) in event.objectValue?.entries.map({ ($0.key, $0.value) }) ?? []
+        where !["type", "delta", "usage"].contains(key) {
+            current?.setDeltaField(key, value)
+        }
+    }
+
+    /// A `content_block_delta` the hot scanner did not take.
+    private mutating func applyParsedDelta(_ delta: JSONValue?, at index: Int) throws(_EventFailure) {
+        guard let delta, let type = delta["type"]?.stringValue else {
+            throw .violation("content_block_delta \(index) without a delta type")
+        }
+        let hot: (_HotDeltaKind, String)? = switch type {
+        case "text_delta": (.text, "text")
+        case "input_json_delta": (.inputJSON, "partial_json")
+        case "thinking_delta": (.thinking, "thinking")
+        case "signature_delta": (.signature, "signature")
+        default: nil
+        }
+        if let (kind, field) = hot {
+            guard let text = delta[field]?.stringValue else { throw .violation("\(type) without a \(field) string") }
+            var bytes = Array(text.utf8)
+            try bytes.withUnsafeMutableBufferPointer { (buffer) throws(_EventFailure) in
+                try applyDelta(kind, payload: UnsafeBufferPointer(buffer), at: index)
+            }
+            return
+        }
+        try requireStreaming("content_block_delta")
+        try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
+            switch (type, block) {
+            case ("citations_delta", .text(var text)):
+                text.citations.append(Citation(json: delta["citation"] ?? .null))
+                text.hasCitationDeltas = true
+                block = .text(text)
+            case ("compaction_delta", .compaction(var compaction)):
+                compaction.latestDelta = delta
+                block = .compaction(compaction)
+            case ("citations_delta", _), ("compaction_delta", _):
+                throw .violation("\(type) for a \(block.type) block at index \(index)")
+            case (_, .unknown(var opaque)):
+                opaque.unknownDeltas.append(delta)
+                block = .unknown(opaque)
+            default:
+                break  // an unknown delta type for a known block: skipped, never fatal
+            }
+        }
+    }
+
+    /// Applies a text, JSON, thinking or signature delta.
+    mutating func applyDelta(_ kind: _HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(_EventFailure) {
+        try requireStreaming("content_block_delta")
+        let structured = options.structuredOutput
+        let jsonOptions = options.json
+        var parser = parsers.removeValue(forKey: index)
+        defer { if let parser { parsers[index] = parser } }
+        try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
+            switch (kind, block) {
+            case (.text, .text(var text)):
+                text.text.append(utf8: payload)
+                if structured.includes(index) {
+                    text.feedStructured(payload, parser: &parser, options: jsonOptions)
+                }
+                block = .text(text)
+            case (.thinking, .thinking(var thinking)):
+                thinking.thinking.append(utf8: payload)
+                block = .thinking(thinking)
+            case (.signature, .thinking(var thinking)):
+                thinking.signature = String(decoding: payload, as: UTF8.self)
+                block = .thinking(thinking)
+            case (.inputJSON, .toolUse(var tool)):
+                tool.feedInput(payload, parser: &parser, options: jsonOptions)
+                block = .toolUse(tool)
+            default:
+                throw .violation("\(kind.wireName) for a \(block.type) block at index \(index)")
+            }
+        }
+    }
+
+    private mutating func updateOpenBlock(
+        at index: Int, _ body: (inout ContentBlock) throws(_EventFailure) -> Void
+    ) throws(_EventFailure) {
+        var failure: _EventFailure?
+        let found: Bool? = current?.content.update(at: index) { block in
+            guard !block.isComplete else { return false }
+            do throws(_EventFailure) { try body(&block) } catch { failure = error }
+            return true
+        }
+        if let failure { throw failure }
+        guard found == true else { throw .violation("content_block_delta for index \(index), which is not open") }
+    }
+}
+
+extension _HotDeltaKind {
+    var wireName: String {
+        switch self {
+        case .text: "text_delta"
+        case .inputJSON: "input_json_delta"
+        case .thinking: "thinking_delta"
+        case .signature: "signature_delta"
+        }
+    }
+}

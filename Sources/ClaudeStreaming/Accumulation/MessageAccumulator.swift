@@ -1,0 +1,208 @@
+// MessageAccumulator: bytes in, cumulative snapshots out.
+//
+// Design
+// ------
+// A synchronous push pipeline with no per-byte calls across layers:
+//
+//   feed(bytes) ─► SSEParser ─► event view (data borrowed from the chunk)
+//                                  │
+//                 hot delta? ──────┼─ yes ─► _HotDeltaScanner ─► append payload
+//                                  └─ no ──► JSONValue.parse ─► apply by `type`
+//
+// State the snapshot does not need (the SSE parser, one incremental JSON
+// parser per streaming tool input or structured text block, the scanner's
+// buffer) stays here; the snapshot holds only shared, append-only storage.
+// After the first failure the accumulator is stopped: every later call
+// reports the same error, which carries the snapshot built before it.
+
+public import IncrementalJSON
+public import ServerSentEvents
+
+/// Which text blocks carry structured output (JSON to parse as it streams).
+public enum StructuredOutputSelection: Sendable, Hashable {
+    /// No text block is parsed as JSON.
+    case none
+    /// Every text block is parsed (for `output_config.format` responses).
+    case allTextBlocks
+    /// Only the text blocks at these content indices.
+    case blocks(Set<Int>)
+
+    func includes(_ index: Int) -> Bool {
+        switch self {
+        case .none: false
+        case .allTextBlocks: true
+        case .blocks(let set): set.contains(index)
+        }
+    }
+}
+
+/// How a ``MessageAccumulator`` reads its stream.
+public struct MessageAccumulatorOptions: Sendable, Hashable {
+    /// Limits on SSE lines and events.
+    public var sseLimits: SSELimits
+    /// Options for every JSON text it parses (event data, tool input,
+    /// structured output): nesting depth and size limits.
+    public var json: JSONParserOptions
+    /// Accept a new `message_start` after `message_stop` (recordings of
+    /// multi-step runs). Without it that is a protocol violation.
+    public var allowsSequentialMessages: Bool
+    /// Which text blocks to parse as JSON.
+    public var structuredOutput: StructuredOutputSelection
+    /// Most content blocks one message may have; more is a protocol violation.
+    public var maxBlocks: Int
+
+    public init(
+        sseLimits: SSELimits = SSELimits(),
+        json: JSONParserOptions = JSONParserOptions(),
+        allowsSequentialMessages: Bool = false,
+        structuredOutput: StructuredOutputSelection = .none,
+        maxBlocks: Int = 100_000
+    ) {
+        self.sseLimits = sseLimits
+        self.json = json
+        self.allowsSequentialMessages = allowsSequentialMessages
+        self.structuredOutput = structuredOutput
+        self.maxBlocks = maxBlocks
+    }
+}
+
+/// Turns the bytes of a Messages API stream into cumulative snapshots.
+///
+/// Feed chunks of any size as they arrive; after every event that changes
+/// the message you get the whole message as it stands. Bad input never
+/// traps: it throws a ``MessageStreamError`` saying where and what, carrying
+/// the snapshot built so far.
+///
+/// - Complexity: O(n) over the whole stream; a snapshot costs O(open blocks).
+public struct MessageAccumulator: Sendable {
+    public let options: MessageAccumulatorOptions
+    var sse: SSEParser
+    var state: _AccumulatorState
+
+    public init(options: MessageAccumulatorOptions = MessageAccumulatorOptions()) {
+        self.options = options
+        sse = SSEParser(limits: options.sseLimits)
+        state = _AccumulatorState(options: options)
+    }
+
+    /// The message as it stands (nil before `message_start`).
+    public var snapshot: MessageSnapshot? { state.current }
+
+    /// Messages that reached `message_stop`, in order (with
+    /// ``MessageAccumulatorOptions/allowsSequentialMessages``, several).
+    public var completedMessages: [MessageSnapshot] { state.completed }
+
+    /// Number of SSE events dispatched so far.
+    public var eventCount: Int { state.eventIndex }
+
+    /// Feeds a chunk and calls `onSnapshot` after each event that changed
+    /// the message.
+    ///
+    /// - Complexity: O(`bytes.count`) plus O(open blocks) per snapshot.
+    public mutating func feed(
+        _ bytes: UnsafeRawBufferPointer, onSnapshot: (MessageSnapshot) -> Void
+    ) throws(MessageStreamError) {
+        if let failure = state.failure { throw failure }
+        // Move the parts out so the event callback can mutate `state` while
+        // `sse` runs, without copying either (the placeholders hold nothing).
+        var parser = sse
+        sse = SSEParser(limits: options.sseLimits)
+        var working = state
+        state = _AccumulatorState(options: options)
+        defer {
+            sse = parser
+            state = working
+        }
+        do {
+            try parser.feed(bytes) { view in
+                guard working.failure == nil else { return }
+                if working.apply(view) { if let s = working.current { onSnapshot(s) } }
+            }
+        } catch {
+            working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
+        }
+        if let failure = working.failure { throw failure }
+    }
+
+    /// Feeds a chunk; returns the latest snapshot if any event changed it.
+    public mutating func feed(_ bytes: [UInt8]) throws(MessageStreamError) -> MessageSnapshot? {
+        var latest: MessageSnapshot?
+        var failure: MessageStreamError?
+        bytes.withUnsafeBytes { raw in
+            do throws(MessageStreamError) { try feed(raw) { latest = $0 } } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return latest
+    }
+
+    /// Ends the stream. Returns the last message when it reached
+    /// `message_stop`; otherwise throws ``MessageStreamError/Kind/incomplete``
+    /// with the snapshot as it stands.
+    public mutating func finish() throws(MessageStreamError) -> MessageSnapshot {
+        if let failure = state.failure { throw failure }
+        _ = sse.finish()
+        guard let current = state.current, current.isComplete else {
+            state.fail(.incomplete, eventIndex: nil, byteOffset: sse.bytesConsumed)
+            throw state.failure ?? MessageStreamError(kind: .incomplete, eventIndex: nil, byteOffset: 0, snapshot: nil)
+        }
+        return current
+    }
+}
+
+/// Everything the accumulator knows besides SSE framing.
+struct _AccumulatorState: Sendable {
+    enum Phase: Sendable { case beforeMessage, streaming, stopped }
+
+    let options: MessageAccumulatorOptions
+    var current: MessageSnapshot?
+    var completed: [MessageSnapshot] = []
+    var phase: Phase = .beforeMessage
+    var eventIndex = 0
+    var failure: MessageStreamError?
+    /// One incremental parser per block whose JSON is streaming, by index.
+    var parsers: [Int: IncrementalJSONParser] = [:]
+    var scanner = _HotDeltaScanner()
+
+    init(options: MessageAccumulatorOptions) { self.options = options }
+
+    mutating func fail(_ kind: MessageStreamError.Kind, eventIndex: Int?, byteOffset: Int) {
+        guard failure == nil else { return }
+        failure = MessageStreamError(
+            kind: kind, eventIndex: eventIndex, byteOffset: byteOffset,
+            snapshot: current, completedMessages: completed)
+    }
+
+    /// Applies one event; returns true when the message changed.
+    mutating func apply(_ view: borrowing SSEEventView) -> Bool {
+        let index = eventIndex
+        eventIndex += 1
+        do throws(_EventFailure) {
+            if let delta = scanner.scan(view.data) {
+                let payload = scanner.payload
+                try payload.withUnsafeBufferPointer { (bytes) throws(_EventFailure) in
+                    try applyDelta(delta.kind, payload: bytes, at: delta.index)
+                }
+                return true
+            }
+            let event: JSONValue
+            do throws(JSONParseError) {
+                event = try JSONValue.parse(view.data, options: options.json)
+            } catch {
+                throw .kind(.invalidEventJSON(error))
+            }
+            return try applyParsed(event)
+        } catch {
+            switch error {
+            case .kind(let kind): fail(kind, eventIndex: index, byteOffset: view.streamOffset)
+            }
+            return false
+        }
+    }
+}
+
+/// A failure inside one event, before it gets its place.
+enum _EventFailure: Error {
+    case kind(MessageStreamError.Kind)
+
+    static func violation(_ what: String) -> _EventFailure { .kind(.protocolViolation(what)) }
+}

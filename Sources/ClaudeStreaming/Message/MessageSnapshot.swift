@@ -1,0 +1,112 @@
+// MessageSnapshot: the whole response as it stands after one event.
+//
+// Snapshots are cumulative (never deltas) and cheap: every field is either
+// small or shared with the accumulator through append-only storage, so taking
+// one after every event costs O(open blocks), and holding all of them holds
+// the text once.
+
+public import IncrementalJSON
+
+/// The message as built so far.
+public struct MessageSnapshot: Sendable, Hashable {
+    /// The `message` object of `message_start`, verbatim (its `content` is
+    /// replaced by ``content`` and its top-level fields by later deltas).
+    public internal(set) var start: JSONValue
+    public internal(set) var content: ContentList
+    public internal(set) var stopReason: String?
+    public internal(set) var stopSequence: String?
+    /// `{type: "refusal", category, explanation}` when the model refused.
+    public internal(set) var stopDetails: JSONValue?
+    public internal(set) var usage: Usage
+    /// Top-level fields set by `message_delta` besides stop reason and
+    /// sequence: `container`, `stop_details`, `context_management`, … in
+    /// arrival order, latest value per key.
+    public internal(set) var deltaFields: [String: JSONValue]
+    var deltaFieldOrder: [String]
+    /// True once `message_stop` arrived.
+    public internal(set) var isComplete: Bool
+    /// Position of this message in its stream (0 unless the caller allowed
+    /// several messages in one stream).
+    public internal(set) var messageIndex: Int
+
+    public var id: String { start["id"]?.stringValue ?? "" }
+    public var role: String { start["role"]?.stringValue ?? "assistant" }
+    /// The model that `message_start` named (the first one asked).
+    public var requestedModel: String { start["model"]?.stringValue ?? "" }
+
+    /// The model that served the response: the `to` model of the last
+    /// fallback handover, or the model `message_start` named.
+    public var model: String {
+        for block in content.reversed() {
+            if case .fallback(let f) = block, let to = f.toModel { return to }
+        }
+        return requestedModel
+    }
+
+    /// Every fallback block, in content order.
+    public var handovers: [FallbackHandover] {
+        content.enumerated().compactMap { index, block in
+            guard case .fallback(let f) = block else { return nil }
+            return FallbackHandover(contentIndex: index, fromModel: f.fromModel, toModel: f.toModel, trigger: f.trigger)
+        }
+    }
+
+    /// `container` as last set (by `message_start` or a `message_delta`).
+    public var container: JSONValue? { deltaFields["container"] ?? start["container"] }
+    /// `context_management` as last set.
+    public var contextManagement: JSONValue? { deltaFields["context_management"] ?? start["context_management"] }
+
+    /// The concatenated text of all text blocks.
+    public var text: String { content.compactMap { if case .text(let t) = $0 { t.text.string } else { nil } }.joined() }
+
+    /// The whole message as the non-streaming API returns it.
+    ///
+    /// - Complexity: O(size of the message).
+    public func messageJSON() -> JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("model", .string(model)),
+            ("content", content.json),
+            ("stop_reason", stopReason.map(JSONValue.string) ?? .null),
+            ("stop_sequence", stopSequence.map(JSONValue.string) ?? .null),
+        ]
+        if let stopDetails { fields.append(("stop_details", stopDetails)) }
+        for key in deltaFieldOrder where key != "stop_details" {
+            if let value = deltaFields[key] { fields.append((key, value)) }
+        }
+        fields.append(("usage", usage.json))
+        return start._replacingFields(fields)
+    }
+
+    /// The content array, every opaque field verbatim: send it back as the
+    /// assistant turn.
+    public func contentJSON() -> JSONValue { content.json }
+
+    init(start: JSONValue, messageIndex: Int) {
+        self.start = start
+        self.messageIndex = messageIndex
+        content = ContentList()
+        if let blocks = start["content"]?.arrayValue {
+            for block in blocks { content.append(ContentBlock.fromStart(block, isComplete: true)) }
+        }
+        stopReason = start["stop_reason"]?.stringValue
+        stopSequence = start["stop_sequence"]?.stringValue
+        stopDetails = start["stop_details"].flatMap { $0.isNull ? nil : $0 }
+        usage = Usage(start["usage"] ?? .object([]))
+        deltaFields = [:]
+        deltaFieldOrder = []
+        isComplete = false
+    }
+
+    mutating func setDeltaField(_ key: String, _ value: JSONValue) {
+        if deltaFields.updateValue(value, forKey: key) == nil { deltaFieldOrder.append(key) }
+    }
+}
+
+/// Where one model declined and the next continued (a `fallback` block).
+public struct FallbackHandover: Sendable, Hashable {
+    /// Index of the `fallback` block in the content.
+    public var contentIndex: Int
+    public var fromModel: String?
+    public var toModel: String?
+    public var trigger: JSONValue?
+}

@@ -1,0 +1,51 @@
+// Usage: token counts, with the overwrite rule of `message_delta`.
+//
+// `message_delta.usage` carries cumulative totals, not increments: each field
+// it sends replaces the earlier value, and a field it omits keeps its value.
+// Unknown fields (`iterations`, `server_tool_use`, new ones) are kept too,
+// in first-arrival order, so replay loses nothing.
+
+public import IncrementalJSON
+
+/// Token usage of a message.
+public struct Usage: Sendable, Hashable {
+    /// Every usage field as last sent, in first-arrival order.
+    public private(set) var fields: [(key: String, value: JSONValue)]
+
+    init(_ json: JSONValue) {
+        fields = json.objectValue?.entries.map { ($0.key, $0.value) } ?? []
+    }
+
+    /// Writes each field of `delta` over the current one (totals, not increments).
+    mutating func overwrite(with delta: JSONValue) {
+        guard let object = delta.objectValue else { return }
+        for (key, value) in object.entries {
+            if let at = fields.firstIndex(where: { $0.key == key }) {
+                fields[at].value = value
+            } else {
+                fields.append((key, value))
+            }
+        }
+    }
+
+    public subscript(key: String) -> JSONValue? { fields.last(where: { $0.key == key })?.value }
+
+    public var inputTokens: Int? { count("input_tokens") }
+    public var outputTokens: Int? { count("output_tokens") }
+    public var cacheCreationInputTokens: Int? { count("cache_creation_input_tokens") }
+    public var cacheReadInputTokens: Int? { count("cache_read_input_tokens") }
+    public var serviceTier: String? { self["service_tier"]?.stringValue }
+
+    private func count(_ key: String) -> Int? { try? self[key]?.numberValue?.int() }
+
+    /// The usage object as API JSON.
+    public var json: JSONValue { .object(fields.map { ($0.key, $0.value) }) }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for (key, value) in fields { hasher.combine(key); hasher.combine(value) }
+    }
+}
