@@ -14,7 +14,8 @@ client, so one server handles tests running in parallel:
         one HTTP chunk per piece, small random delays for `random-*`.
   POST /fault/<NAME>[/<FILE>]/v1/messages   an injected failure:
         429 (retry-after: 1), 529, 400-overflow, 400, 401, 403, 404, 413, 500,
-        418 (an unlisted status), 429-then-ok / 529-then-ok (fail once per
+        418 (an unlisted status), 401-echo (the credential echoed in the
+        message), 429-then-ok / 529-then-ok (fail once per
         test id, then serve FILE), disconnect (FILE cut inside an event, then
         the socket closed without the last chunk), stall (half of FILE, then
         silence for 5 s), error-event (an `error` event after half of FILE),
@@ -269,6 +270,10 @@ class Handler(BaseHTTPRequestHandler):
                 self._start_stream()
                 self._chunk(data or b"")
                 return self._end()
+        if name == "401-echo":
+            # A careless relay that repeats the credential back: the client must redact it.
+            echoed = "invalid x-api-key %s / %s" % (self.headers.get("x-api-key"), self.headers.get("authorization"))
+            return self._plain(401, error_body("authentication_error", echoed))
         if name in HTTP_FAULTS:
             status, kind, message = HTTP_FAULTS[name]
             headers = [("retry-after", "1")] if status == 429 else []

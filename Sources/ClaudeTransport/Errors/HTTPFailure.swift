@@ -1,0 +1,122 @@
+import Foundation
+import IncrementalJSON
+
+// A non-2xx answer before the stream started, mapped from status, headers and
+// the API's error body `{"type":"error","error":{"type":…,"message":…},
+// "request_id":…}`. A 400 whose message says the prompt does not fit the
+// context window is its own kind: a caller reacts to it (compact, trim) and
+// not as to a malformed request.
+
+/// An HTTP error answer to a Messages API request.
+public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        case badRequest
+        case contextWindowExceeded
+        case authentication
+        case permission
+        case notFound
+        case requestTooLarge
+        case rateLimited
+        case server
+        case overloaded
+        case other
+    }
+
+    public var status: Int
+    public var kind: Kind
+    /// The API's error type (`rate_limit_error`, …), when the body had one.
+    public var errorType: String?
+    public var message: String?
+    /// The `request-id` header (or the body's `request_id`).
+    public var requestID: String?
+    /// Seconds to wait, from `retry-after`, when given.
+    public var retryAfter: Double?
+
+    public init(status: Int, kind: Kind, errorType: String? = nil, message: String? = nil,
+                requestID: String? = nil, retryAfter: Double? = nil) {
+        self.status = status
+        self.kind = kind
+        self.errorType = errorType
+        self.message = message
+        self.requestID = requestID
+        self.retryAfter = retryAfter
+    }
+
+    /// Whether the opt-in retry policy may try again (429 and 529).
+    public var isRetryable: Bool { kind == .rateLimited || kind == .overloaded }
+
+    public var description: String {
+        var text = "HTTP \(status)"
+        if let errorType { text += " \(errorType)" }
+        if let message { text += ": \(message)" }
+        if let retryAfter { text += " (retry after \(_seconds(retryAfter)) s)" }
+        if let requestID { text += " [request \(requestID)]" }
+        return text
+    }
+
+    /// Maps an error answer. `headers` names are matched case-insensitively;
+    /// a body that is not the API's JSON leaves type and message empty.
+    ///
+    /// - Complexity: O(body size).
+    public init(status: Int, headers: [String: String], body: [UInt8], now: Date = Date()) {
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name }?.value
+        }
+        var errorType: String?
+        var message: String?
+        var bodyRequestID: String?
+        if let value = try? JSONValue.parse(body) {
+            errorType = value["error"]?["type"]?.stringValue
+            message = value["error"]?["message"]?.stringValue
+            bodyRequestID = value["request_id"]?.stringValue
+        } else if !body.isEmpty {
+            // A proxy's HTML page or plain text: keep a short readable prefix.
+            message = String(decoding: body.prefix(200), as: UTF8.self)
+        }
+        self.init(
+            status: status,
+            kind: Self._kind(status: status, errorType: errorType, message: message),
+            errorType: errorType, message: message,
+            requestID: header("request-id") ?? bodyRequestID,
+            retryAfter: header("retry-after").flatMap { Self.parseRetryAfter($0, now: now) })
+    }
+
+    static func _kind(status: Int, errorType: String?, message: String?) -> Kind {
+        switch status {
+        case 400:
+            return _isContextOverflow(message) ? .contextWindowExceeded : .badRequest
+        case 401: return .authentication
+        case 403: return .permission
+        case 404: return .notFound
+        case 413: return .requestTooLarge
+        case 429: return .rateLimited
+        case 529: return .overloaded
+        case 500...599: return errorType == "overloaded_error" ? .overloaded : .server
+        default: return .other
+        }
+    }
+
+    /// The API words this "prompt is too long: N tokens > M maximum"; other
+    /// phrasings seen from relays mention the context window or length.
+    static func _isContextOverflow(_ message: String?) -> Bool {
+        guard let text = message?.lowercased() else { return false }
+        return text.contains("prompt is too long") || text.contains("context window")
+            || text.contains("context_length") || text.contains("context length")
+    }
+
+    /// `retry-after` as seconds: a decimal number or an HTTP date.
+    public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}
+
+func _seconds(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e12 ? String(Int(value)) : String(value)
+}

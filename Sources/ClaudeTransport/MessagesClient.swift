@@ -1,0 +1,148 @@
+import ClaudeStreaming
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The thin transport: encode the request, open one streamed POST, move the
+// body's bytes into the core as they arrive, and turn every way that can end
+// into a typed error. All parsing stays in ClaudeStreaming.
+//
+//   stream(request)  ── checks credentials + encodes (throws before any traffic)
+//        │ first next()
+//        ▼
+//   driver task ── token ── attempt ──► 2xx: delegate feeds MessageAccumulator ──► channel ──► consumer
+//                    ▲          │
+//                    └── 429/529 with opt-in RetryPolicy, or 401 with a bearer provider (once)
+
+/// Streams Messages API responses.
+public struct MessagesClient: Sendable {
+    public var configuration: ClientConfiguration
+
+    public init(configuration: ClientConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// The snapshots of the response to `request`. The connection opens on
+    /// the first `next()`; cancelling the consuming task closes it.
+    ///
+    /// - Throws: ``TransportError/missingCredential(_:)`` or
+    ///   ``TransportError/invalidRequest(_:)``, before any network traffic.
+    public func stream(_ request: MessageRequest) throws(TransportError) -> MessageSnapshotStream {
+        let credentials = try _checkedCredentials()
+        let encoded: EncodedRequest
+        do { encoded = try RequestEncoder.encode(request) } catch { throw .invalidRequest(error) }
+        let driver = _StreamDriver(configuration: configuration, credentials: credentials, encoded: encoded)
+        return MessageSnapshotStream(_channel: _SnapshotChannel { channel in driver.start(channel) })
+    }
+
+    /// The complete message, consuming the stream; `onSnapshot` sees it grow.
+    public func send(_ request: MessageRequest,
+                     onSnapshot: (MessageSnapshot) -> Void = { _ in }) async throws(TransportError) -> MessageSnapshot {
+        var last: MessageSnapshot?
+        for try await snapshot in try stream(request) {
+            onSnapshot(snapshot)
+            last = snapshot
+        }
+        guard let last else { throw .invalidResponse("the stream ended without a message") }
+        return last
+    }
+
+    func _checkedCredentials() throws(TransportError) -> Credentials {
+        guard let credentials = configuration.credentials else {
+            throw .missingCredential("no API key or credential configured (ANTHROPIC_API_KEY is unset)")
+        }
+        if case .apiKey(let key) = credentials, key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw .missingCredential("the API key is empty")
+        }
+        return credentials
+    }
+}
+
+/// Runs the attempts of one request.
+struct _StreamDriver: Sendable {
+    let configuration: ClientConfiguration
+    let credentials: Credentials
+    let encoded: EncodedRequest
+
+    func start(_ channel: _SnapshotChannel) {
+        let task = Task { await run(channel) }
+        channel.onEnd { task.cancel() }
+        let overall = configuration.overallTimeout
+        let timer = Task {
+            guard (try? await Task.sleep(for: .seconds(overall))) != nil else { return }
+            channel.cancel(with: .overallTimeout(seconds: overall, snapshot: channel.latest))
+        }
+        channel.onEnd { timer.cancel() }
+    }
+
+    func run(_ channel: _SnapshotChannel) async {
+        var retry = 0
+        var token: String?
+        var mustRefresh = false
+        var refreshed = false
+        while !channel.isFinished {
+            if case .bearer(let provider) = credentials, token == nil || mustRefresh {
+                do { token = try await provider.token(refresh: mustRefresh) } catch {
+                    return channel.finish(Task.isCancelled ? .cancelled(snapshot: nil) : .credentialProvider("\(type(of: error))"))
+                }
+                mustRefresh = false
+            }
+            switch await attempt(channel, bearer: token) {
+            case .streaming:
+                return  // the delegate ends the channel
+            case .failed(let error):
+                return channel.finish(error)
+            case .httpFailure(let failure):
+                if failure.kind == .authentication, case .bearer = credentials, !refreshed {
+                    refreshed = true
+                    mustRefresh = true
+                    continue
+                }
+                guard let delay = configuration.retryPolicy.delay(after: failure, retry: retry) else {
+                    return channel.finish(.http(failure))
+                }
+                configuration.retryPolicy.onRetry?(failure, delay)
+                retry += 1
+                guard (try? await Task.sleep(for: .seconds(delay))) != nil else {
+                    return channel.finish(.cancelled(snapshot: nil))
+                }
+            }
+        }
+    }
+
+    private func attempt(_ channel: _SnapshotChannel, bearer: String?) async -> _AttemptStart {
+        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("v1/messages"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(encoded.body)
+        request.timeoutInterval = configuration.idleTimeout
+        for header in encoded.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        switch credentials {
+        case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
+        case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        case .bearer: request.setValue("Bearer \(bearer ?? "")", forHTTPHeaderField: "authorization")
+        }
+
+        let session = _session(delegate: _StreamingDelegate(
+            channel: channel, options: configuration.accumulatorOptions,
+            secrets: credentials._secrets + (bearer.map { [$0] } ?? []),
+            maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
+        guard let delegate = session.delegate as? _StreamingDelegate else { return .failed(.network("no delegate")) }
+        let task = session.dataTask(with: request)
+        channel.onEnd { task.cancel() }
+        task.resume()
+        return await delegate.started()
+    }
+
+    private func _session(delegate: _StreamingDelegate) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = self.configuration.idleTimeout
+        // The overall limit is enforced by the driver's timer, which reports it as such.
+        configuration.timeoutIntervalForResource = self.configuration.overallTimeout + 60
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+}

@@ -1,0 +1,62 @@
+// What a model accepts in a request. The encoder consults this before it
+// writes a field: the API answers a field a model rejects with a 400, so a
+// field is either sent to a model that declared it or dropped/refused here,
+// before any network traffic.
+
+/// A sampling parameter some models accept and newer ones reject.
+public enum SamplingParameter: String, Hashable, Sendable, CaseIterable {
+    case temperature
+    case topP = "top_p"
+    case topK = "top_k"
+}
+
+/// A server-side tool the API runs on the model's behalf.
+public enum ServerToolKind: String, Hashable, Sendable, CaseIterable {
+    case webSearch = "web_search"
+    case webFetch = "web_fetch"
+    case codeExecution = "code_execution"
+}
+
+/// The request features a model accepts.
+public struct ModelCapabilities: Hashable, Sendable {
+    /// Sampling parameters the model accepts (empty: none may be sent).
+    public var sampling: Set<SamplingParameter>
+    /// Effort levels the model accepts (empty: `output_config.effort` is never sent).
+    public var effortLevels: [EffortLevel]
+    /// Whether `thinking: {"type": "adaptive"}` is accepted.
+    public var adaptiveThinking: Bool
+    /// Whether `output_config.format` (JSON schema output) is accepted.
+    public var structuredOutput: Bool
+    /// Whether image content blocks are accepted.
+    public var imageInput: Bool
+    /// Server tools the model can use.
+    public var serverTools: Set<ServerToolKind>
+
+    public init(
+        sampling: Set<SamplingParameter> = [],
+        effortLevels: [EffortLevel] = [],
+        adaptiveThinking: Bool = false,
+        structuredOutput: Bool = false,
+        imageInput: Bool = false,
+        serverTools: Set<ServerToolKind> = []
+    ) {
+        self.sampling = sampling
+        self.effortLevels = effortLevels
+        self.adaptiveThinking = adaptiveThinking
+        self.structuredOutput = structuredOutput
+        self.imageInput = imageInput
+        self.serverTools = serverTools
+    }
+
+    /// Nothing beyond plain text messages: the safe assumption for an unknown model.
+    public static let minimal = ModelCapabilities()
+
+    /// Everything, all five effort levels: for tests and relays that accept any field.
+    public static let all = ModelCapabilities(
+        sampling: Set(SamplingParameter.allCases), effortLevels: EffortLevel.ordered,
+        adaptiveThinking: true, structuredOutput: true, imageInput: true,
+        serverTools: Set(ServerToolKind.allCases))
+
+    /// Whether the model declares this effort level.
+    func accepts(_ level: EffortLevel) -> Bool { effortLevels.contains(level) }
+}

@@ -1,0 +1,167 @@
+import ClaudeStreaming
+import IncrementalJSON
+
+// What the caller wants from one streamed Messages API call. This is a plain
+// description; `RequestEncoder` turns it into headers and a body, checking it
+// against the capabilities of every model in the chain first.
+
+/// One Messages API request.
+public struct MessageRequest: Sendable {
+    /// The model asked first.
+    public var model: ClaudeModel
+    /// The conversation so far, oldest first; the last turn is normally the user's.
+    public var messages: [ConversationTurn]
+    /// The system prompt.
+    public var system: String?
+    public var maxTokens: Int
+    public var temperature: Double?
+    public var topP: Double?
+    public var topK: Int?
+    /// A fixed effort. Refused up front when a model in the chain lacks it
+    /// (fallbacks get the closest level they accept); wins over ``reasoningHint``.
+    public var effort: EffortLevel?
+    /// A soft wish for effort; dropped for a model that lacks the level.
+    public var reasoningHint: ReasoningHint?
+    /// Ask for `thinking: {"type": "adaptive"}`; refused for a model without it.
+    public var adaptiveThinking: Bool
+    /// A JSON Schema the answer must follow (`output_config.format`).
+    public var outputSchema: JSONValue?
+    public var serverTools: [ServerTool]
+    public var fallbacks: FallbackChain
+    /// Extra `anthropic-beta` values; the ones a feature needs are added by the encoder.
+    public var betas: [String]
+    /// Sent as `anthropic-user-profile-id` with the `user-profiles-2026-08-18` beta.
+    public var userProfileID: String?
+
+    public init(
+        model: ClaudeModel,
+        messages: [ConversationTurn],
+        system: String? = nil,
+        maxTokens: Int = 4096,
+        temperature: Double? = nil,
+        topP: Double? = nil,
+        topK: Int? = nil,
+        effort: EffortLevel? = nil,
+        reasoningHint: ReasoningHint? = nil,
+        adaptiveThinking: Bool = false,
+        outputSchema: JSONValue? = nil,
+        serverTools: [ServerTool] = [],
+        fallbacks: FallbackChain = .none,
+        betas: [String] = [],
+        userProfileID: String? = nil
+    ) {
+        self.model = model
+        self.messages = messages
+        self.system = system
+        self.maxTokens = maxTokens
+        self.temperature = temperature
+        self.topP = topP
+        self.topK = topK
+        self.effort = effort
+        self.reasoningHint = reasoningHint
+        self.adaptiveThinking = adaptiveThinking
+        self.outputSchema = outputSchema
+        self.serverTools = serverTools
+        self.fallbacks = fallbacks
+        self.betas = betas
+        self.userProfileID = userProfileID
+    }
+}
+
+/// Models the server may hand the request to when the first declines
+/// (`fallbacks`, beta `server-side-fallback-2026-07-01`).
+public enum FallbackChain: Sendable, Hashable {
+    case none
+    /// Up to three models, tried in order.
+    case models([ClaudeModel])
+    /// The server's own choice (``ClaudeModel/serverDefault``).
+    case serverDefault
+
+    /// The most fallback models a request may name.
+    public static let limit = 3
+
+    var models: [ClaudeModel] {
+        switch self {
+        case .none: []
+        case .models(let models): models
+        case .serverDefault: [.serverDefault]
+        }
+    }
+}
+
+/// One message of the conversation.
+public struct ConversationTurn: Sendable {
+    public enum Role: String, Sendable { case user, assistant }
+
+    public var role: Role
+    public var content: [TurnContent]
+
+    public init(role: Role, content: [TurnContent]) {
+        self.role = role
+        self.content = content
+    }
+
+    public static func user(_ text: String) -> ConversationTurn {
+        ConversationTurn(role: .user, content: [.text(text)])
+    }
+
+    public static func user(_ content: [TurnContent]) -> ConversationTurn {
+        ConversationTurn(role: .user, content: content)
+    }
+
+    public static func assistant(_ text: String) -> ConversationTurn {
+        ConversationTurn(role: .assistant, content: [.text(text)])
+    }
+
+    /// The assistant turn exactly as a previous response ended: its content
+    /// array with every opaque field (signatures, encrypted content, unknown
+    /// blocks) as received, so the API accepts the thinking it produced.
+    public static func assistant(replaying snapshot: MessageSnapshot) -> ConversationTurn {
+        ConversationTurn(role: .assistant, content: [.verbatimBlocks(snapshot.contentJSON())])
+    }
+}
+
+/// A piece of a turn's content.
+public enum TurnContent: Sendable {
+    case text(String)
+    /// Image bytes, sent base64-encoded with their media type (`image/png`, …).
+    case image(bytes: [UInt8], mediaType: String)
+    /// A content block given as JSON (a tool result, a document, …), sent as is.
+    case block(JSONValue)
+    /// A whole content array sent as is: the replay of a previous response.
+    case verbatimBlocks(JSONValue)
+
+    var isImage: Bool {
+        if case .image = self { return true }
+        return false
+    }
+}
+
+/// A server tool and its settings.
+public enum ServerTool: Sendable, Hashable {
+    case webSearch(WebToolSettings = .init())
+    case webFetch(WebToolSettings = .init())
+    case codeExecution
+
+    public var kind: ServerToolKind {
+        switch self {
+        case .webSearch: .webSearch
+        case .webFetch: .webFetch
+        case .codeExecution: .codeExecution
+        }
+    }
+}
+
+/// Domain filter and use limit for web search and web fetch. The API takes
+/// either an allow list or a block list, not both.
+public struct WebToolSettings: Sendable, Hashable {
+    public var allowedDomains: [String]
+    public var blockedDomains: [String]
+    public var maxUses: Int?
+
+    public init(allowedDomains: [String] = [], blockedDomains: [String] = [], maxUses: Int? = nil) {
+        self.allowedDomains = allowedDomains
+        self.blockedDomains = blockedDomains
+        self.maxUses = maxUses
+    }
+}

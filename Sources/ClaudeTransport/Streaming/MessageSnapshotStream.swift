@@ -1,0 +1,161 @@
+import ClaudeStreaming
+import Synchronization
+
+// The hand-over between the network (a URLSession delegate queue) and the
+// consuming task. Snapshots are cumulative, so only the newest undelivered
+// one is kept: a slow consumer skips intermediate snapshots and never loses
+// content, and memory stays at one snapshot (which shares its text storage
+// with the accumulator) however far the network runs ahead. The final
+// snapshot is always delivered, then the end (nil) or the error.
+//
+// Cancelling the consuming task, or dropping the iterator, cancels the
+// URLSessionTask and the driving task, which closes the connection.
+
+/// The snapshots of one streamed response, newest only (see above); ends
+/// with the complete message or throws a ``TransportError``.
+public struct MessageSnapshotStream: AsyncSequence, Sendable {
+    public typealias Element = MessageSnapshot
+    public typealias Failure = TransportError
+
+    let _channel: _SnapshotChannel
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(channel: _channel, guardian: _IteratorGuardian(_channel))
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let channel: _SnapshotChannel
+        let guardian: _IteratorGuardian
+
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(TransportError) -> MessageSnapshot? {
+            try await channel.next()
+        }
+
+        public mutating func next() async throws(TransportError) -> MessageSnapshot? {
+            try await channel.next()
+        }
+    }
+}
+
+/// Cancels the request when the last copy of an iterator goes away unfinished.
+final class _IteratorGuardian: Sendable {
+    let channel: _SnapshotChannel
+    init(_ channel: _SnapshotChannel) { self.channel = channel }
+    deinit { channel.cancel() }
+}
+
+/// Where the network delivers snapshots and the consumer waits for them.
+final class _SnapshotChannel: Sendable {
+    typealias Delivery = Result<MessageSnapshot?, TransportError>
+
+    struct State: ~Copyable {
+        var pending: MessageSnapshot?
+        var latest: MessageSnapshot?
+        var end: TransportError??
+        var waiter: CheckedContinuation<Delivery, Never>?
+        var onEnd: [@Sendable () -> Void] = []
+        var started = false
+    }
+
+    private let state = Mutex(State())
+    private let start: @Sendable (_SnapshotChannel) -> Void
+
+    /// `start` runs once, on the first `next()`, so an unread stream sends nothing.
+    init(start: @escaping @Sendable (_SnapshotChannel) -> Void) {
+        self.start = start
+    }
+
+    /// The newest snapshot seen, delivered or not (for error payloads).
+    var latest: MessageSnapshot? { state.withLock { $0.latest } }
+
+    var isFinished: Bool { state.withLock { $0.end != nil } }
+
+    func next() async throws(TransportError) -> MessageSnapshot? {
+        let mustStart = state.withLock { state -> Bool in
+            defer { state.started = true }
+            return !state.started
+        }
+        if mustStart { start(self) }
+        let delivery = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Delivery, Never>) in
+                let ready: Delivery? = state.withLock { state in
+                    if let snapshot = state.pending {
+                        state.pending = nil
+                        return .success(snapshot)
+                    }
+                    if let end = state.end {
+                        if let error = end { return .failure(error) }
+                        return .success(nil)
+                    }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            self.cancel()
+        }
+        return try delivery.get()
+    }
+
+    /// A new cumulative snapshot; replaces an undelivered older one.
+    func deliver(_ snapshot: MessageSnapshot) {
+        let waiter = state.withLock { state -> CheckedContinuation<Delivery, Never>? in
+            guard state.end == nil else { return nil }
+            state.latest = snapshot
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.pending = snapshot
+            return nil
+        }
+        waiter?.resume(returning: .success(snapshot))
+    }
+
+    /// Ends the stream: nil for success, else the error. Only the first end counts.
+    func finish(_ error: TransportError?) {
+        let (actions, waiter) = state.withLock {
+            state -> ([@Sendable () -> Void], CheckedContinuation<Delivery, Never>?) in
+            guard state.end == nil else { return ([], nil) }
+            state.end = .some(error)
+            let actions = state.onEnd
+            state.onEnd.removeAll()
+            guard state.pending == nil, let waiter = state.waiter else { return (actions, nil) }
+            state.waiter = nil
+            return (actions, waiter)
+        }
+        for action in actions { action() }
+        waiter?.resume(returning: error.map { .failure($0) } ?? .success(nil))
+    }
+
+    /// Registers clean-up for when the stream ends, however it ends (cancel
+    /// the URLSessionTask, the driving task, the timeout timer: all no-ops
+    /// once finished); runs it at once if the stream already ended.
+    func onEnd(_ action: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.end != nil { return true }
+            state.onEnd.append(action)
+            return false
+        }
+        if runNow { action() }
+    }
+
+    /// Ends the stream as cancelled (or as `error`, a timeout) and closes the connection.
+    func cancel(with error: TransportError? = nil) {
+        let (actions, waiter, failure) = state.withLock {
+            state -> ([@Sendable () -> Void], CheckedContinuation<Delivery, Never>?, TransportError?) in
+            guard state.end == nil else { return ([], nil, nil) }
+            let failure = error ?? .cancelled(snapshot: state.latest)
+            state.end = .some(failure)
+            state.pending = nil
+            let actions = state.onEnd
+            state.onEnd.removeAll()
+            let waiter = state.waiter
+            state.waiter = nil
+            return (actions, waiter, failure)
+        }
+        for action in actions { action() }
+        if let waiter, let failure { waiter.resume(returning: .failure(failure)) }
+    }
+}

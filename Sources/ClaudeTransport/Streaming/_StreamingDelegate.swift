@@ -1,0 +1,165 @@
+import ClaudeStreaming
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+// One attempt of one request. URLSession calls this delegate on a serial
+// queue with each piece of the body as it arrives (`didReceive data`; Linux
+// has no `bytes(for:)`), and the bytes go straight into the accumulator:
+// no copy, no per-byte async. A 2xx answer switches to streaming and tells the
+// driver so (a retry is never considered after that); any other status
+// collects the (bounded) error body and reports an HTTPFailure at completion.
+
+/// How an attempt began, for the driver's retry decision.
+enum _AttemptStart: Sendable {
+    case streaming
+    case httpFailure(HTTPFailure)
+    case failed(TransportError)
+}
+
+final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private enum Phase {
+        case waiting
+        case streaming
+        case collectingError(status: Int, headers: [String: String], body: [UInt8])
+    }
+
+    private struct State: ~Copyable {
+        var phase = Phase.waiting
+        var accumulator: MessageAccumulator
+        var startSignal: CheckedContinuation<_AttemptStart, Never>?
+        var startResult: _AttemptStart?
+    }
+
+    private let state: Mutex<State>
+    private let channel: _SnapshotChannel
+    private let secrets: [String]
+    private let maxErrorBodyBytes: Int
+    private let idleTimeout: Double
+
+    init(channel: _SnapshotChannel, options: MessageAccumulatorOptions, secrets: [String],
+         maxErrorBodyBytes: Int, idleTimeout: Double) {
+        self.state = Mutex(State(accumulator: MessageAccumulator(options: options)))
+        self.channel = channel
+        self.secrets = secrets
+        self.maxErrorBodyBytes = maxErrorBodyBytes
+        self.idleTimeout = idleTimeout
+    }
+
+    /// Waits until the attempt is known to stream or to have failed.
+    func started() async -> _AttemptStart {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> _AttemptStart? in
+                if let result = state.startResult { return result }
+                state.startSignal = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    private func signalStart(_ result: _AttemptStart) {
+        let waiter = state.withLock { state -> CheckedContinuation<_AttemptStart, Never>? in
+            guard state.startResult == nil else { return nil }
+            state.startResult = result
+            defer { state.startSignal = nil }
+            return state.startSignal
+        }
+        waiter?.resume(returning: result)
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let http = response as? HTTPURLResponse
+        let status = http?.statusCode ?? 200
+        if (200..<300).contains(status) {
+            state.withLock { $0.phase = .streaming }
+            signalStart(.streaming)
+        } else {
+            var headers: [String: String] = [:]
+            for (key, value) in http?.allHeaderFields ?? [:] {
+                if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+            }
+            state.withLock { $0.phase = .collectingError(status: status, headers: headers, body: []) }
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        var latest: MessageSnapshot?
+        let failure = state.withLock { state -> MessageStreamError? in
+            switch state.phase {
+            case .waiting:
+                return nil
+            case .collectingError(let status, let headers, var body):
+                body.append(contentsOf: data.prefix(max(0, maxErrorBodyBytes - body.count)))
+                state.phase = .collectingError(status: status, headers: headers, body: body)
+                return nil
+            case .streaming:
+                return data.withUnsafeBytes { raw -> MessageStreamError? in
+                    do throws(MessageStreamError) {
+                        try state.accumulator.feed(raw) { latest = $0 }
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+        }
+        if let latest { channel.deliver(latest) }
+        if let failure {
+            channel.finish(.stream(failure))
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        session.finishTasksAndInvalidate()
+        enum Outcome {
+            case finished(Result<MessageSnapshot, MessageStreamError>)
+            case failedStreaming(MessageSnapshot?)
+            case httpFailure(HTTPFailure)
+            case failedBeforeResponse
+        }
+        let outcome = state.withLock { state -> Outcome in
+            switch state.phase {
+            case .streaming where error == nil:
+                do throws(MessageStreamError) { return .finished(.success(try state.accumulator.finish())) }
+                catch { return .finished(.failure(error)) }
+            case .streaming:
+                return .failedStreaming(state.accumulator.snapshot)
+            case .collectingError(let status, let headers, let body):
+                var failure = HTTPFailure(status: status, headers: headers, body: body)
+                failure.message = failure.message.map { _redacting($0, secrets: secrets) }
+                return .httpFailure(failure)
+            case .waiting:
+                return .failedBeforeResponse
+            }
+        }
+        switch outcome {
+        case .finished(.success(let snapshot)):
+            channel.deliver(snapshot)
+            channel.finish(nil)
+        case .finished(.failure(let streamError)):
+            channel.finish(.stream(streamError))
+        case .failedStreaming(let snapshot):
+            channel.finish(_mapped(error, snapshot: snapshot, streaming: true))
+        case .httpFailure(let failure):
+            signalStart(.httpFailure(failure))
+        case .failedBeforeResponse:
+            signalStart(.failed(_mapped(error, snapshot: nil, streaming: false)))
+        }
+    }
+
+    private func _mapped(_ error: (any Error)?, snapshot: MessageSnapshot?, streaming: Bool) -> TransportError {
+        let code = (error as? URLError)?.code
+        if code == .timedOut { return .idleTimeout(seconds: idleTimeout, snapshot: snapshot) }
+        if code == .cancelled { return .cancelled(snapshot: snapshot) }
+        let reason = _redacting(error.map { "\($0.localizedDescription)" } ?? "closed", secrets: secrets)
+        return streaming ? .connectionLost(reason: reason, snapshot: snapshot) : .network(reason)
+    }
+}
