@@ -71,10 +71,13 @@ extension _AccumulatorState {
     private mutating func startBlock(at index: Int, _ json: JSONValue?) throws(_EventFailure) {
         try requireStreaming("content_block_start")
         guard let json, json.objectValue != nil else { throw .violation("content_block_start \(index) without a content_block object") }
+        // A start always appends: its block is routed by its position, which
+        // is what later deltas name. Recorded streams exist whose start
+        // repeats an earlier index while their deltas use the right one; a
+        // start that skips ahead shows up at the first delta, which then
+        // finds no open block.
+        _ = index
         let count = current?.content.count ?? 0
-        guard index == count else {
-            throw .violation("content_block_start for index \(index), expected \(count)")
-        }
         guard count < options.maxBlocks else { throw .violation("more than \(options.maxBlocks) content blocks") }
         current?.content.append(ContentBlock.fromStart(json, isComplete: false))
     }
@@ -103,9 +106,15 @@ extension _AccumulatorState {
             }
         }
         if let usage = event["usage"] { current?.usage.overwrite(with: usage) }
-        for (key, value) in event.objectValue?.entries.map({ ($0.key, $0.value) }) ?? []
-        where !["type", "delta", "usage"].contains(key) {
-            current?.setDeltaField(key, value)
+        // Beside `delta` and `usage` the API sends message-level fields
+        // (beta `context_management`, `input_transformations`); anything else
+        // there (a gateway's own metadata) is kept apart from the message.
+        for (key, value) in event.objectValue?.entries.map({ ($0.key, $0.value) }) ?? [] {
+            switch key {
+            case "type", "delta", "usage": continue
+            case "context_management", "input_transformations": current?.setDeltaField(key, value)
+            default: current?.otherEventFields[key] = value
+            }
         }
     }
 

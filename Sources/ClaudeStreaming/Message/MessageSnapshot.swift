@@ -23,6 +23,9 @@ public struct MessageSnapshot: Sendable, Hashable {
     /// arrival order, latest value per key.
     public internal(set) var deltaFields: [String: JSONValue]
     var deltaFieldOrder: [String]
+    /// Top-level fields of `message_delta` events that are not part of the
+    /// message (a gateway's metadata, say): kept, but not replayed.
+    public internal(set) var otherEventFields: [String: JSONValue] = [:]
     /// True once `message_stop` arrived.
     public internal(set) var isComplete: Bool
     /// Position of this message in its stream (0 unless the caller allowed
