@@ -1,0 +1,161 @@
+// Fuzz property for the incremental JSON parser.
+//
+// Input layout: byte 0 picks the chunking and options, bytes 1...4 are chunk
+// sizes used in a cycle; the rest is the document. Short inputs are used
+// whole, in 1-byte chunks.
+//
+// Checked for every input:
+// - split invariance: the chunked parse gives exactly the unsplit result
+//   (same value, or same error at the same offset);
+// - prefix consistency: each snapshot taken at a chunk boundary is extended
+//   by the next one and by the final value (`JSONValue.divergence(toward:)`);
+// - agreement with Foundation's JSONSerialization on accept/reject and, for
+//   accepted input, on the value (numbers compared as Double with a relative
+//   tolerance; the parser keeps the exact text, Foundation does not);
+// - no traps (a trap is a crash for libFuzzer).
+//
+// Known, intended differences from JSONSerialization on Linux (verified
+// against JSONTestSuite, see JSONTestSuiteTests): Foundation accepts a
+// trailing comma (`[1,]`, `{"a":1,}`), a UTF-8 BOM, and UTF-16/32 input
+// (it sniffs the encoding); it rejects numbers that overflow Double
+// (`1e400`), which the parser accepts as exact text; and it has its own
+// nesting limit. Inputs in those classes skip the accept/reject comparison.
+
+import Foundation
+import IncrementalJSON
+
+public enum JSONFuzzProperty {
+    /// Returns nil when the property holds, else a description of the failure.
+    public static func check(_ input: UnsafeRawBufferPointer) -> String? {
+        let header = 5
+        guard input.count > header else { return compare(document: input, sizes: [1], options: JSONParserOptions()) }
+        let selector = input[0]
+        var options = JSONParserOptions()
+        if selector & 1 == 1 { options.partialStrings = .hidden }
+        if selector & 6 == 6 { options.maxDepth = Int(selector >> 3) + 1 }
+        let sizes = (1...4).map { Int(input[$0]) % 17 + 1 }
+        return compare(document: UnsafeRawBufferPointer(rebasing: input[header...]), sizes: sizes, options: options)
+    }
+
+    /// The properties for one document, cut into `sizes` (cycled).
+    public static func compare(document: UnsafeRawBufferPointer, sizes: [Int], options: JSONParserOptions) -> String? {
+        let whole = Result { () throws(JSONParseError) in try JSONValue.parse(document, options: options) }
+        var parser = IncrementalJSONParser(options: options)
+        var snapshots: [JSONValue] = []
+        var start = 0
+        var turn = 0
+        var chunked: Result<JSONValue, JSONParseError>? = nil
+        while start < document.count {
+            let end = min(document.count, start + max(1, sizes[turn % sizes.count]))
+            turn += 1
+            do {
+                try parser.feed(UnsafeRawBufferPointer(rebasing: document[start..<end]))
+            } catch {
+                chunked = .failure(error)
+                break
+            }
+            if let snapshot = parser.value { snapshots.append(snapshot) }
+            start = end
+        }
+        if chunked == nil { chunked = Result { () throws(JSONParseError) in try parser.finish() } }
+        guard let chunked else { return "no outcome" }
+        switch (whole, chunked) {
+        case (.success(let a), .success(let b)):
+            if a != b { return "split changed the value: \(a.compactJSON) vs \(b.compactJSON)" }
+        case (.failure(let a), .failure(let b)):
+            if a != b { return "split changed the error: \(a) vs \(b)" }
+        default:
+            return "split changed the outcome: \(whole) vs \(chunked)"
+        }
+        for (earlier, later) in zip(snapshots, snapshots.dropFirst()) {
+            if let problem = earlier.divergence(toward: later) { return "snapshot not extended by the next: \(problem)" }
+        }
+        if case .success(let final) = whole {
+            for snapshot in snapshots {
+                if let problem = snapshot.divergence(toward: final) { return "snapshot not extended by the final value: \(problem)" }
+            }
+        }
+        if options == JSONParserOptions() || options.partialStrings == .hidden && options.maxDepth == 512 {
+            return compareWithFoundation(document, whole)
+        }
+        return nil
+    }
+
+    // MARK: Foundation comparison
+
+    static func compareWithFoundation(_ document: UnsafeRawBufferPointer, _ ours: Result<JSONValue, JSONParseError>) -> String? {
+        let data = Data(document)
+        let theirs = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+        switch (ours, theirs) {
+        case (.success(let value), let object?):
+            return sameValue(value, object, path: "$")
+        case (.failure(let error), _?):
+            if foundationIsLenient(document) { return nil }
+            return "JSONSerialization accepts what the parser rejects (\(error))"
+        case (.success(let value), nil):
+            if exceedsFoundation(value, depth: 0) { return nil }
+            return "JSONSerialization rejects what the parser accepts: \(value.compactJSON)"
+        case (.failure, nil):
+            return nil
+        }
+    }
+
+    /// Inputs where Foundation deliberately accepts more (see the header).
+    static func foundationIsLenient(_ document: UnsafeRawBufferPointer) -> Bool {
+        if document.contains(0) || document.starts(with: [0xEF, 0xBB, 0xBF]) || document.starts(with: [0xFE, 0xFF])
+            || document.starts(with: [0xFF, 0xFE]) {
+            return true
+        }
+        // A comma followed (after whitespace) by a closing bracket.
+        var afterComma = false
+        for byte in document {
+            switch byte {
+            case UInt8(ascii: ","): afterComma = true
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): if afterComma { return true }
+            default: afterComma = false
+            }
+        }
+        return false
+    }
+
+    /// Values Foundation cannot represent: Double overflow, deep nesting.
+    static func exceedsFoundation(_ value: JSONValue, depth: Int) -> Bool {
+        if depth > 400 { return true }
+        switch value.kind {
+        case .number(let number): return (try? number.double()) == nil
+        case .array(let array): return array.contains { exceedsFoundation($0, depth: depth + 1) }
+        case .object(let object): return object.entries.contains { exceedsFoundation($0.value, depth: depth + 1) }
+        default: return false
+        }
+    }
+
+    static func sameValue(_ value: JSONValue, _ object: Any, path: String) -> String? {
+        let mismatch = "\(path): parser has \(value.compactJSON), JSONSerialization has \(object)"
+        switch value.kind {
+        case .null:
+            return object is NSNull ? nil : mismatch
+        case .bool(let flag):
+            return (object as? NSNumber)?.boolValue == flag ? nil : mismatch
+        case .number(let number):
+            guard let theirs = (object as? NSNumber)?.doubleValue, let ours = try? number.double() else { return mismatch }
+            let scale = max(abs(ours), abs(theirs), Double.leastNormalMagnitude)
+            return abs(ours - theirs) / scale <= 1e-9 || ours == theirs ? nil : mismatch
+        case .string(let text):
+            return (object as? String) == text.string ? nil : mismatch
+        case .array(let array):
+            guard let theirs = object as? [Any], theirs.count == array.count else { return mismatch }
+            for (index, element) in array.enumerated() {
+                if let problem = sameValue(element, theirs[index], path: "\(path)[\(index)]") { return problem }
+            }
+            return nil
+        case .object(let members):
+            guard let theirs = object as? [String: Any], Set(members.keys) == Set(theirs.keys) else { return mismatch }
+            for key in Set(members.keys) {
+                guard let ours = members[key], let other = theirs[key] else { return mismatch }
+                if let problem = sameValue(ours, other, path: "\(path).\(key)") { return problem }
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,64 @@
+// Keyed decoding over a JSONObject. A key that is absent (or not yet
+// arrived, in a partial value) is `keyNotFound` for `decode` and nil for
+// `decodeIfPresent`; with duplicate keys the last member wins.
+
+struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: _NodeDecoder
+    let object: JSONObject
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var allKeys: [Key] {
+        var seen = Set<String>()
+        return object.keys.filter { seen.insert($0).inserted }.compactMap(Key.init(stringValue:))
+    }
+
+    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+
+    private func _member(_ key: Key) throws -> JSONValue {
+        guard let value = object[key.stringValue] else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No member \(key.stringValue.debugDescription)"))
+        }
+        return value
+    }
+
+    private func _decode<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
+        try decoder.unbox(type, from: try _member(key), at: codingPath + [key])
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try _member(key).isNull }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try _decode(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try _decode(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try _decode(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try _decode(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try _decode(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try _decode(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try _decode(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try _decode(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try _decode(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try _decode(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try _decode(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try _decode(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try _decode(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try _decode(type, key) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try _decode(type, key) }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try decoder.child(try _member(key), at: codingPath + [key]).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try decoder.child(try _member(key), at: codingPath + [key]).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        decoder.child(object[_AnyKey.superKey] ?? .null, at: codingPath + [_AnyKey(_AnyKey.superKey)])
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        decoder.child(object[key.stringValue] ?? .null, at: codingPath + [key])
+    }
+}
+
+extension _AnyKey {
+    static let superKey = "super"
+}

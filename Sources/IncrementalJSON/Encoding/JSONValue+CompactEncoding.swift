@@ -1,0 +1,106 @@
+// Compact JSON output of a (possibly partial) value.
+//
+// Number text and member order are written as they are; strings are escaped
+// minimally (quote, backslash, control characters), everything else is
+// copied as UTF-8. A partial value is written as valid JSON by closing what
+// is open: an incomplete string loses a character cut off at its end and
+// gets its closing quote; open arrays and objects get their brackets.
+// Invalid UTF-8 (possible only in text built by hand with
+// `AppendOnlyText.append(utf8:)`) is written as U+FFFD so the output is
+// always valid JSON.
+
+extension JSONValue {
+    /// Appends compact JSON for this value to `out`, closing incomplete nodes.
+    ///
+    /// - Complexity: O(size of the value).
+    public func encodeCompact(into out: inout [UInt8]) {
+        switch kind {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let number): out.append(contentsOf: number.text.utf8)
+        case .string(let text): _encodeString(text, into: &out)
+        case .array(let array):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in array.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                element.encodeCompact(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            for (index, member) in object.entries.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                _encodeString(AppendOnlyText(member.key), into: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.encodeCompact(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Compact JSON for this value (incomplete nodes closed).
+    public var compactJSON: String {
+        var out: [UInt8] = []
+        encodeCompact(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Writes `text` as a JSON string literal.
+func _encodeString(_ text: AppendOnlyText, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    text.utf8.withUnsafeBufferPointer { bytes in
+        let end = _completeCharacterPrefix(bytes)
+        var runStart = 0
+        var i = 0
+        while i < end {
+            let b = bytes[i]
+            if b >= 0x20 && b < 0x80 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
+            if b >= 0x80, let length = _validSequenceLength(bytes, i, end) {
+                i += length
+                continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            _encodeSpecial(b, into: &out)
+            i += 1
+            runStart = i
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end]))
+    }
+    out.append(UInt8(ascii: "\""))
+}
+
+/// Escapes a quote, backslash or control byte; an invalid UTF-8 byte becomes U+FFFD.
+private func _encodeSpecial(_ b: UInt8, into out: inout [UInt8]) {
+    switch b {
+    case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+    case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+    case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+    case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+    case 0x09: out.append(contentsOf: #"\t"#.utf8)
+    case 0x08: out.append(contentsOf: #"\b"#.utf8)
+    case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+    case 0..<0x20:
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: #"\u00"#.utf8)
+        out.append(hex[Int(b >> 4)])
+        out.append(hex[Int(b & 0xF)])
+    default: out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+    }
+}
+
+/// Length of the well-formed UTF-8 sequence at `i` (within `end`), or nil.
+func _validSequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
+    guard let (length, low, high) = _utf8Lead(bytes[i]), end - i >= length else { return nil }
+    var lowBound = low, highBound = high
+    for k in 1..<length {
+        let c = bytes[i + k]
+        guard c >= lowBound && c <= highBound else { return nil }
+        lowBound = 0x80
+        highBound = 0xBF
+    }
+    return length
+}

@@ -1,0 +1,75 @@
+// Checking a value against a JSONSchema. Reports every violation (not just
+// the first) with a JSONPath-like location such as `$.days[2].city`.
+
+/// One way a value breaks a schema.
+public struct JSONSchemaViolation: Sendable, Hashable, CustomStringConvertible {
+    /// Where, as `$`, `$.key`, `$.list[3]`.
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+extension JSONSchema {
+    /// Every violation of this schema by `value` (empty when it conforms).
+    /// An incomplete node is a violation: the schema describes final values.
+    ///
+    /// - Complexity: O(size of the value × alternatives of `anyOf`).
+    public func validate(_ value: JSONValue) -> [JSONSchemaViolation] {
+        var violations: [JSONSchemaViolation] = []
+        _validate(value, path: "$", into: &violations)
+        return violations
+    }
+
+    private func _validate(_ value: JSONValue, path: String, into violations: inout [JSONSchemaViolation]) {
+        func fail(_ message: String) { violations.append(JSONSchemaViolation(path: path, message: message)) }
+        if !value.isComplete { fail("value is incomplete") }
+        switch self {
+        case .object(let properties, _):
+            guard let object = value.objectValue else { return fail("expected an object, found \(_summary(value))") }
+            for property in properties {
+                if let member = object[property.name] {
+                    property.schema._validate(member, path: path + "." + property.name, into: &violations)
+                } else if property.isRequired {
+                    fail("missing required property \(property.name.debugDescription)")
+                }
+            }
+            let known = Set(properties.map(\.name))
+            for key in object.keys where !known.contains(key) {
+                fail("unexpected property \(key.debugDescription)")
+            }
+        case .array(let items, _):
+            guard let array = value.arrayValue else { return fail("expected an array, found \(_summary(value))") }
+            for (index, element) in array.enumerated() {
+                items._validate(element, path: path + "[\(index)]", into: &violations)
+            }
+        case .string(let allowed, _):
+            guard let text = value.stringValue else { return fail("expected a string, found \(_summary(value))") }
+            if let allowed, !allowed.contains(text) {
+                fail("\(text.debugDescription) is not one of \(allowed.map(\.debugDescription).joined(separator: ", "))")
+            }
+        case .number:
+            if value.numberValue == nil { fail("expected a number, found \(_summary(value))") }
+        case .integer:
+            guard let number = value.numberValue else { return fail("expected an integer, found \(_summary(value))") }
+            do {
+                _ = try number.int64()
+            } catch {
+                // A huge integer is still an integer; only a fraction is not.
+                if case .notAnInteger = error { fail("expected an integer, found \(number.text)") }
+            }
+        case .boolean:
+            if value.boolValue == nil { fail("expected a boolean, found \(_summary(value))") }
+        case .anyOf(let alternatives, _):
+            let matches = alternatives.contains { $0.validate(value).isEmpty }
+            if !matches { fail("matches none of the \(alternatives.count) alternatives") }
+        case .nullable(let wrapped):
+            if !value.isNull { wrapped._validate(value, path: path, into: &violations) }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+// JSONNumber: a JSON number kept as its exact source text.
+//
+// A model may emit a 64-bit identifier or a long decimal; converting to
+// `Double` on the way in would silently change it. The text is kept as it
+// arrived and converted only when the caller asks for a Swift type, and a
+// conversion that cannot represent the value exactly (out of range, not an
+// integer) throws instead of returning a rounded value. `double()` is the one
+// conversion that rounds (that is what a `Double` is), but it still throws
+// when the value overflows to infinity.
+
+import Foundation
+
+/// Why a ``JSONNumber`` could not be converted to the requested type.
+public enum JSONNumberError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The value has a fractional part, so it is not an integer.
+    case notAnInteger(String)
+    /// The value does not fit in the requested type.
+    case outOfRange(String, type: String)
+
+    public var description: String {
+        switch self {
+        case .notAnInteger(let text): "\(text) is not an integer"
+        case .outOfRange(let text, let type): "\(text) does not fit in \(type)"
+        }
+    }
+}
+
+/// A JSON number that keeps its exact text (`-12.50e3` stays `-12.50e3`).
+///
+/// Equality and hashing compare the text, so `1.0` and `1` are different
+/// numbers here (as they are different JSON texts).
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The exact number text, valid RFC 8259 number grammar.
+    public let text: String
+
+    /// A number from its text; nil unless `text` is an RFC 8259 number
+    /// (no leading `+`, no leading zeros, no `.5`, no `1.`, no hex, no NaN).
+    public init?(text: String) {
+        var copy = text
+        let valid = copy.withUTF8 { _isValidNumberText($0) }
+        guard valid else { return nil }
+        self.text = text
+    }
+
+    /// A number whose text the caller guarantees to be valid.
+    init(_unchecked text: String) { self.text = text }
+
+    /// The number with `value`'s decimal text.
+    public init(_ value: Int) { text = String(value) }
+
+    /// The number with `value`'s shortest round-tripping text.
+    ///
+    /// JSON has no NaN or infinity: NaN becomes `0` and ±infinity the largest
+    /// finite `Double` of that sign, so the result is always valid JSON.
+    public init(_ value: Double) {
+        if value.isNaN { text = "0"; return }
+        let finite = value.isInfinite ? (value < 0 ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude) : value
+        // Swift prints e.g. "1e-07", "1.0", "5e+20": all valid JSON numbers.
+        text = "\(finite)"
+    }
+
+    public var description: String { text }
+
+    // MARK: Conversions
+
+    /// The value as `Int`, or an error when it is not an integer or out of range.
+    public func int() throws(JSONNumberError) -> Int {
+        // Int may be 32 bits (watchOS), so narrow with a check.
+        guard let value = Int(exactly: try int64()) else { throw .outOfRange(text, type: "Int") }
+        return value
+    }
+
+    /// The value as `Int64`, or an error when it is not an integer or out of range.
+    public func int64() throws(JSONNumberError) -> Int64 {
+        let wide = try _integer(typeName: "Int64")
+        if wide.negative {
+            if wide.magnitude > UInt64(Int64.max) + 1 { throw .outOfRange(text, type: "Int64") }
+            // -(2^63) has no positive Int64 counterpart, so negate in two's complement.
+            return Int64(bitPattern: 0 &- wide.magnitude)
+        }
+        if wide.magnitude > UInt64(Int64.max) { throw .outOfRange(text, type: "Int64") }
+        return Int64(wide.magnitude)
+    }
+
+    /// The value as `UInt64`, or an error when it is negative, not an integer or out of range.
+    public func uint64() throws(JSONNumberError) -> UInt64 {
+        let wide = try _integer(typeName: "UInt64")
+        if wide.negative && wide.magnitude != 0 { throw .outOfRange(text, type: "UInt64") }
+        return wide.magnitude
+    }
+
+    /// The nearest `Double`. Throws when the magnitude overflows `Double`.
+    public func double() throws(JSONNumberError) -> Double {
+        guard let value = Double(text), value.isFinite else { throw .outOfRange(text, type: "Double") }
+        return value
+    }
+
+    /// The value as `Decimal` (38 significant digits, exponent -128...127).
+    /// Throws when Foundation cannot represent it.
+    public func decimal() throws(JSONNumberError) -> Decimal {
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN else {
+            throw .outOfRange(text, type: "Decimal")
+        }
+        return value
+    }
+
+    /// Sign and magnitude of an integral value, exactly, or an error.
+    private func _integer(typeName: String) throws(JSONNumberError) -> (negative: Bool, magnitude: UInt64) {
+        var copy = text
+        let parts = copy.withUTF8 { _decompose($0) }
+        guard let parts else { throw .notAnInteger(text) }
+        // Value = digits × 10^exponent with `digits` stripped of trailing zeros.
+        var digits = parts.digits[...]
+        while let first = digits.first, first == UInt8(ascii: "0") { digits = digits.dropFirst() }
+        if digits.isEmpty { return (parts.negative, 0) }
+        var exponent = parts.exponent
+        while let last = digits.last, last == UInt8(ascii: "0") { digits = digits.dropLast(); exponent += 1 }
+        if exponent < 0 { throw .notAnInteger(text) }
+        if digits.count + exponent > 20 { throw .outOfRange(text, type: typeName) }
+        var value: UInt64 = 0
+        for digit in digits {
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(digit &- UInt8(ascii: "0")))
+            if o1 || o2 { throw .outOfRange(text, type: typeName) }
+            value = sum
+        }
+        for _ in 0..<exponent {
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            if overflow { throw .outOfRange(text, type: typeName) }
+            value = times10
+        }
+        return (parts.negative, value)
+    }
+}
+
+/// Sign, all mantissa digits (integer then fraction), and the power of ten
+/// that applies to them. Nil for text that is not a valid number.
+private func _decompose(_ bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
+    guard _isValidNumberText(bytes) else { return nil }
+    var i = 0
+    let negative = bytes[0] == UInt8(ascii: "-")
+    if negative { i = 1 }
+    var digits: [UInt8] = []
+    var fractionDigits = 0
+    var inFraction = false
+    while i < bytes.count {
+        let b = bytes[i]
+        if b == UInt8(ascii: ".") { inFraction = true; i += 1; continue }
+        if b == UInt8(ascii: "e") || b == UInt8(ascii: "E") { break }
+        digits.append(b)
+        if inFraction { fractionDigits += 1 }
+        i += 1
+    }
+    var exponent = 0
+    if i < bytes.count {
+        i += 1
+        var expNegative = false
+        if bytes[i] == UInt8(ascii: "-") { expNegative = true; i += 1 } else if bytes[i] == UInt8(ascii: "+") { i += 1 }
+        while i < bytes.count {
+            // Clamp: any exponent this large already decides the outcome.
+            if exponent < 1_000_000 { exponent = exponent * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
+            i += 1
+        }
+        if expNegative { exponent = -exponent }
+    }
+    return (negative, digits, exponent - fractionDigits)
+}
+
+/// True when `bytes` is exactly one RFC 8259 number.
+///
+/// - Complexity: O(`bytes.count`).
+func _isValidNumberText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var state = _NumberState.start
+    for b in bytes {
+        guard let next = state.next(b) else { return false }
+        state = next
+    }
+    return state.isTerminal
+}
+
+/// The number grammar as a resumable state machine (shared with the parser).
+enum _NumberState: UInt8, Sendable {
+    case start, minus, zero, integer, dot, fraction, exponentMark, exponentSign, exponent
+
+    /// The state after `b`, or nil when `b` cannot continue the number.
+    @inline(__always)
+    func next(_ b: UInt8) -> _NumberState? {
+        let isDigit = b &- UInt8(ascii: "0") < 10
+        switch self {
+        case .start:
+            if b == UInt8(ascii: "-") { return .minus }
+            return isDigit ? (b == UInt8(ascii: "0") ? .zero : .integer) : nil
+        case .minus:
+            return isDigit ? (b == UInt8(ascii: "0") ? .zero : .integer) : nil
+        case .zero:
+            if b == UInt8(ascii: ".") { return .dot }
+            if b | 0x20 == UInt8(ascii: "e") { return .exponentMark }
+            return nil
+        case .integer:
+            if isDigit { return .integer }
+            if b == UInt8(ascii: ".") { return .dot }
+            if b | 0x20 == UInt8(ascii: "e") { return .exponentMark }
+            return nil
+        case .dot:
+            return isDigit ? .fraction : nil
+        case .fraction:
+            if isDigit { return .fraction }
+            if b | 0x20 == UInt8(ascii: "e") { return .exponentMark }
+            return nil
+        case .exponentMark:
+            if b == UInt8(ascii: "+") || b == UInt8(ascii: "-") { return .exponentSign }
+            return isDigit ? .exponent : nil
+        case .exponentSign, .exponent:
+            return isDigit ? .exponent : nil
+        }
+    }
+
+    /// True when the text so far is a complete number.
+    var isTerminal: Bool {
+        switch self {
+        case .zero, .integer, .fraction, .exponent: true
+        default: false
+        }
+    }
+}
