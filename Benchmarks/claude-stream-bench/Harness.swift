@@ -1,0 +1,163 @@
+// A small benchmark harness: warm-up, repeated runs, median time, MB/s, and
+// every figure beside a baseline measured in the same run (so the ratio is
+// meaningful on any machine), plus scaling (time at 2n / time at n) where a
+// workload has a size.
+//
+// Adding a suite: define `static let suite = BenchmarkSuite(name:) { context in … }`
+// in a file of this folder and list it in `registeredSuites` in main.swift.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A named group of measurements; `run` returns its rows.
+struct BenchmarkSuite: Sendable {
+    let name: String
+    let run: @Sendable (BenchmarkContext) -> [BenchmarkResult]
+}
+
+/// What a suite may ask of the run: how hard to try.
+struct BenchmarkContext: Sendable {
+    /// `--quick`: small sizes and few repetitions (CI smoke run).
+    let quick: Bool
+    /// Timed runs per measurement (after one warm-up run).
+    var repetitions: Int { quick ? 3 : 7 }
+
+    /// `full` bytes normally, `quick` bytes under `--quick`.
+    func size(full: Int, quick quickSize: Int) -> Int { quick ? quickSize : full }
+
+    /// Median wall time of `body` in seconds, after one untimed warm-up.
+    func measure(_ body: () -> Void) -> Double {
+        body()
+        var times: [Double] = []
+        for _ in 0..<repetitions {
+            let start = ContinuousClock.now
+            body()
+            let elapsed = ContinuousClock.now - start
+            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        times.sort()
+        return times[times.count / 2]
+    }
+}
+
+/// One row: a workload's median time, its baseline's, and optional scaling.
+struct BenchmarkResult {
+    var suite: String
+    var name: String
+    var bytes: Int
+    var seconds: Double
+    var baselineName: String? = nil
+    var baselineSeconds: Double? = nil
+    /// Time at 2n divided by time at n (2.0 is linear).
+    var scaling: Double? = nil
+    /// The goal, in words, and whether this run met it.
+    var target: String? = nil
+    var targetMet: Bool? = nil
+
+    var megabytesPerSecond: Double { Double(bytes) / seconds / 1e6 }
+    var baselineMegabytesPerSecond: Double? { baselineSeconds.map { Double(bytes) / $0 / 1e6 } }
+    /// Throughput as a fraction of the baseline's.
+    var ratio: Double? { baselineSeconds.map { $0 / seconds } }
+}
+
+/// Keeps the optimizer from deleting work whose result is otherwise unused.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withUnsafePointer(to: value) { _blackHoleSink = UnsafeRawPointer($0).load(as: UInt8.self) }
+}
+nonisolated(unsafe) var _blackHoleSink: UInt8 = 0
+
+// MARK: - Baseline
+
+/// The floor any line-based parser pays: memchr over the bytes, counting LF.
+@inline(never)
+func memchrLineCount(_ bytes: UnsafeRawBufferPointer) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var count = 0
+    var cursor = base
+    let end = base + bytes.count
+    while cursor < end, let hit = memchr(cursor, 0x0A, end - cursor) {
+        count += 1
+        cursor = UnsafeRawPointer(hit) + 1
+    }
+    return count
+}
+
+// MARK: - Output
+
+enum BenchmarkReport {
+    static func table(_ results: [BenchmarkResult]) -> String {
+        var lines = [
+            pad("benchmark", 42) + pad("size", 10) + pad("median", 11) + pad("MB/s", 10)
+                + pad("baseline MB/s", 15) + pad("ratio", 8) + pad("2n/n", 7) + "target",
+        ]
+        for result in results {
+            var line = pad("\(result.suite)/\(result.name)", 42)
+            line += pad(formatBytes(result.bytes), 10)
+            line += pad(formatSeconds(result.seconds), 11)
+            line += pad(fixed(result.megabytesPerSecond, 1), 10)
+            line += pad(result.baselineMegabytesPerSecond.map { fixed($0, 1) } ?? "-", 15)
+            line += pad(result.ratio.map { fixed($0 * 100, 1) + "%" } ?? "-", 8)
+            line += pad(result.scaling.map { fixed($0, 2) } ?? "-", 7)
+            if let target = result.target {
+                line += target + (result.targetMet == true ? " (met)" : " (MISSED)")
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ results: [BenchmarkResult]) -> String {
+        let rows = results.map { result -> String in
+            var fields = [
+                "\"suite\":\(quoted(result.suite))", "\"name\":\(quoted(result.name))",
+                "\"bytes\":\(result.bytes)", "\"median_seconds\":\(result.seconds)",
+                "\"mb_per_s\":\(fixed(result.megabytesPerSecond, 3))",
+            ]
+            if let name = result.baselineName { fields.append("\"baseline\":\(quoted(name))") }
+            if let value = result.baselineMegabytesPerSecond { fields.append("\"baseline_mb_per_s\":\(fixed(value, 3))") }
+            if let ratio = result.ratio { fields.append("\"ratio\":\(fixed(ratio, 4))") }
+            if let scaling = result.scaling { fields.append("\"scaling_2n_over_n\":\(fixed(scaling, 3))") }
+            if let target = result.target { fields.append("\"target\":\(quoted(target))") }
+            if let met = result.targetMet { fields.append("\"target_met\":\(met)") }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        return "[\n" + rows.joined(separator: ",\n") + "\n]"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        var text = "\(rounded)"
+        if let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) - 1 < digits {
+            text += String(repeating: "0", count: digits - (text.distance(from: dot, to: text.endIndex) - 1))
+        }
+        return text
+    }
+
+    private static func formatBytes(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
+    }
+
+    private static func formatSeconds(_ seconds: Double) -> String {
+        seconds >= 1 ? fixed(seconds, 2) + " s" : fixed(seconds * 1000, 2) + " ms"
+    }
+}
