@@ -1,10 +1,10 @@
 // Snapshots as Codable values, and structured-output decoding.
 //
-// The coded form is the API's own: `{"message": <messageJSON>, "complete":
-// Bool, "open_blocks": [index…]}`. Decoding rebuilds the blocks the way
-// `message_start` content is read, so a round trip gives an equal snapshot
-// for everything the API JSON can say (an open block's unparsed input text
-// is re-derived from its value).
+// The coded form is `{"message": "<message as compact API JSON>", "complete":
+// Bool, "open_blocks": [index…]}`. The message travels as JSON *text* because
+// Codable containers do not keep key order or number text, and replay must
+// be exact. Decoding rebuilds the blocks the way `message_start` content is
+// read, so a round trip gives the same API JSON.
 
 public import IncrementalJSON
 
@@ -17,7 +17,13 @@ extension MessageSnapshot: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let message = try container.decode(JSONValue.self, forKey: .message)
+        let text = try container.decode(String.self, forKey: .message)
+        let message: JSONValue
+        do throws(JSONParseError) {
+            message = try JSONValue.parse(text)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: .message, in: container, debugDescription: "\(error)")
+        }
         guard message.objectValue != nil else {
             throw DecodingError.dataCorruptedError(forKey: .message, in: container, debugDescription: "not a JSON object")
         }
@@ -29,7 +35,7 @@ extension MessageSnapshot: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(messageJSON(), forKey: .message)
+        try container.encode(messageJSON().compactJSON, forKey: .message)
         try container.encode(isComplete, forKey: .complete)
         let open = content.indices.filter { !content[$0].isComplete }
         if !open.isEmpty { try container.encode(open, forKey: .openBlocks) }

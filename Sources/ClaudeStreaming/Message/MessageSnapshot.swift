@@ -112,4 +112,11 @@ public struct FallbackHandover: Sendable, Hashable {
     public var fromModel: String?
     public var toModel: String?
     public var trigger: JSONValue?
+
+    public init(contentIndex: Int, fromModel: String?, toModel: String?, trigger: JSONValue?) {
+        self.contentIndex = contentIndex
+        self.fromModel = fromModel
+        self.toModel = toModel
+        self.trigger = trigger
+    }
 }

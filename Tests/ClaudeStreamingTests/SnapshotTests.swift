@@ -1,0 +1,198 @@
+// Snapshots: what they show of each block kind, that they share storage,
+// that they replay to exact API JSON and survive a Codable round trip.
+
+import ClaudeStreaming
+import Foundation
+import IncrementalJSON
+import Testing
+
+@Suite struct SnapshotTests {
+    typealias F = StreamFixture
+
+    @Test func demoRecordingShowsEveryBlockKind() throws {
+        let outcome = runStream(DemoRecording.bytes)
+        #expect(outcome.error == nil)
+        let message = try #require(outcome.last)
+        #expect(message.content.map(\.type) == [
+            "thinking", "text", "server_tool_use", "web_search_tool_result", "text", "tool_use",
+        ])
+        guard case .thinking(let thinking) = message.content[0] else { throw Failure("thinking first") }
+        #expect(thinking.thinking.string.hasPrefix("The user wants to know"))
+        #expect(thinking.signature?.hasPrefix("EqQB") == true)
+        guard case .text(let cited) = message.content[4] else { throw Failure("cited text") }
+        #expect(cited.citations.count == 1)
+        #expect(cited.citations.first?.kind == "web_search_result_location")
+        #expect(cited.text.string.contains("☔"))
+        let activity = try #require(message.serverToolActivities.first)
+        #expect(activity.request == .webSearch(query: "Lisbon weather forecast this weekend"))
+        #expect(activity.contentIndex == 2)
+        guard case .webSearchResults(let results) = activity.outcome else { throw Failure("search results") }
+        #expect(results.map(\.title) == ["Lisbon, Portugal 10-day forecast", "Portugal weekend outlook: showers on the coast"])
+        #expect(results.first?.pageAge == "2 hours ago")
+        #expect(message.usage.outputTokens == 312)
+        #expect(message.stopReason == "tool_use")
+    }
+
+    @Test func activityHoldsItsPlaceAndFillsIn() {
+        var queries: [String?] = []
+        var outcomes: [Bool] = []
+        _ = runStream(DemoRecording.bytes) { snapshot in
+            guard let activity = snapshot.serverToolActivities.first else { return }
+            if case .webSearch(let query) = activity.request { queries.append(query) }
+            outcomes.append(activity.outcome != nil)
+        }
+        #expect(queries.first == .some(nil), "present from the call's start, before any input")
+        #expect(queries.contains("Lisbon weather "), "the query grows")
+        #expect(outcomes.first == false && outcomes.last == true)
+    }
+
+    @Test func resultInALaterResponsePairsThroughTheLedger() throws {
+        let call = F.sse([
+            F.messageStart, F.toolStart(0, id: "srvtoolu_9", name: "web_fetch", type: "server_tool_use"),
+            F.json(0, #"{\"url\": \"https://example.com\"}"#), F.stop(0), F.toolStart(1), F.json(1, "{}"), F.stop(1),
+            F.messageDelta(stop: "tool_use"), F.messageStop,
+        ])
+        let result = F.sse([
+            F.messageStart,
+            #"{"type":"content_block_start","index":0,"content_block":{"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_9","content":{"type":"web_fetch_result","url":"https://example.com","retrieved_at":"2026-11-30T10:00:00Z","content":{"type":"document"}}}}"#,
+            F.stop(0), F.messageDelta(), F.messageStop,
+        ])
+        var ledger = ServerToolLedger()
+        ledger.record(try #require(runStream(call).last))
+        #expect(ledger.pending.count == 1)
+        ledger.record(try #require(runStream(result).last))
+        #expect(ledger.pending.isEmpty)
+        guard case .webFetch(let url, let retrievedAt, _) = ledger.activities.first?.outcome else {
+            throw Failure("fetch outcome")
+        }
+        #expect(url == "https://example.com")
+        #expect(retrievedAt == "2026-11-30T10:00:00Z")
+    }
+
+    @Test func fallbackHandoversNameTheServingModel() throws {
+        let bytes = F.sse([
+            F.messageStart,
+            #"{"type":"content_block_start","index":0,"content_block":{"type":"fallback","from":{"model":"claude-test"},"to":{"model":"claude-next"},"trigger":{"type":"refusal"}}}"#,
+            F.stop(0), F.textStart(1), F.text(1, "served"), F.stop(1), F.messageDelta(), F.messageStop,
+        ])
+        let message = try #require(runStream(bytes).last)
+        #expect(message.model == "claude-next")
+        #expect(message.requestedModel == "claude-test")
+        #expect(message.handovers == [FallbackHandover(
+            contentIndex: 0, fromModel: "claude-test", toModel: "claude-next", trigger: ["type": "refusal"])])
+        #expect(message.messageJSON()["model"]?.stringValue == "claude-next")
+    }
+
+    @Test func replayKeepsOpaqueFieldsAndNumberText() throws {
+        let bytes = F.sse([
+            #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj+ZBP5dAvNP1XKEJCaWJo7GGZGJOWMK5vZgqiY1Q=="}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1.0e0,"output_tokens":1}}}"#,
+            #"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"n","input":{},"caller":{"type":"code_execution_20250825","tool_id":"srvtoolu_1"}}}"#,
+            F.json(1, #"{\"big\": 18446744073709551615, \"pi\": 3.14159265358979323846264338327950288}"#), F.stop(1),
+            F.messageDelta(), F.messageStop,
+        ])
+        let message = try #require(runStream(bytes).last)
+        let content = message.contentJSON().compactJSON
+        #expect(content.contains(#""data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj+ZBP5dAvNP1XKEJCaWJo7GGZGJOWMK5vZgqiY1Q==""#))
+        #expect(content.contains(#""input":{"big":18446744073709551615,"pi":3.14159265358979323846264338327950288}"#))
+        #expect(content.contains(#""caller":{"type":"code_execution_20250825","tool_id":"srvtoolu_1"}"#))
+        #expect(message.messageJSON().compactJSON.contains(#""input_tokens":1.0e0"#))
+    }
+
+    @Test func snapshotsRoundTripThroughCodable() throws {
+        let sources: [[UInt8]] = [DemoRecording.bytes, F.simple("round trip")]
+            + Corpus.recordingNames().prefix(40).compactMap { try? Corpus.bytes(of: $0) }
+        for bytes in sources {
+            let outcome = runStream(bytes)
+            for message in outcome.completed {
+                let data = try JSONEncoder().encode(message)
+                let decoded = try JSONDecoder().decode(MessageSnapshot.self, from: data)
+                #expect(decoded.messageJSON() == message.messageJSON())
+                #expect(decoded.isComplete == message.isComplete)
+                #expect(decoded.content.map(\.type) == message.content.map(\.type))
+                #expect(decoded.model == message.model)
+            }
+        }
+    }
+
+    @Test func messageBuiltFromFinalJSONEncodesBackTheSame() throws {
+        for name in Corpus.recordingNames() {
+            let outcome = runStream(try Corpus.bytes(of: name))
+            for message in outcome.completed {
+                let json = message.messageJSON()
+                #expect(MessageSnapshot(messageJSON: json).messageJSON() == json, "\(name)")
+            }
+        }
+    }
+
+    @Test func heldSnapshotsShareTheTextStorage() throws {
+        // 20,000 deltas of 50 bytes with every snapshot held: if each
+        // snapshot held its own copy of the text this would be 10 GB.
+        var events = [F.messageStart, F.textStart(0)]
+        let piece = String(repeating: "x", count: 50)
+        for _ in 0..<20_000 { events.append(F.text(0, piece)) }
+        events += [F.stop(0), F.messageDelta(), F.messageStop]
+        var held: [MessageSnapshot] = []
+        let outcome = runStream(F.sse(events)) { held.append($0) }
+        #expect(outcome.error == nil)
+        #expect(held.count == 20_005, "one snapshot per event but none for nothing")
+        guard case .text(let first) = held[2].content[0], case .text(let last) = held.last?.content[0] else {
+            throw Failure("text blocks")
+        }
+        #expect(first.text.utf8Count == 50)
+        #expect(last.text.utf8Count == 1_000_000)
+        // Copies would need 20,000 x ~0.5 MB = ~10 GB; shared storage needs
+        // a few MB. The bound leaves room for tests running beside this one.
+        let resident = try residentMemoryBytes()
+        #expect(resident < 1_000_000_000, "resident \(resident) bytes with every snapshot held")
+    }
+
+    @Test func structuredOutputDecodesAtEveryEvent() throws {
+        struct Trip: Decodable, Equatable { var city: String; var days: Int; var stops: [String] }
+        struct PartialTrip: Decodable { var city: String?; var days: Int?; var stops: [String]? }
+        let json = #"{\"city\": \"Porto\", \"days\": 4, \"stops\": [\"Ribeira\", \"Livraria Lello\"]}"#
+        var events = [F.messageStart, F.textStart(0)]
+        var index = json.startIndex
+        while index < json.endIndex {
+            var end = json.index(index, offsetBy: 3, limitedBy: json.endIndex) ?? json.endIndex
+            if json[json.index(before: end)] == "\\" { end = json.index(after: end) }
+            events.append(F.text(0, String(json[index..<end])))
+            index = end
+        }
+        events += [F.stop(0), F.messageDelta(), F.messageStop]
+        var cities: [String] = []
+        var lastStops = 0
+        let options = MessageAccumulatorOptions(structuredOutput: .allTextBlocks)
+        let outcome = runStream(F.sse(events), options: options) { snapshot in
+            guard let partial = try? snapshot.decodeStructuredOutput(PartialTrip.self) else { return }
+            if let city = partial.city { cities.append(city) }
+            let stops = partial.stops?.count ?? 0
+            #expect(stops >= lastStops, "arrays only grow")
+            lastStops = stops
+        }
+        #expect(cities.contains("Por"), "a growing string shows")
+        let final = try #require(outcome.last)
+        var decoder = JSONValueDecoder()
+        decoder.requireComplete = true
+        #expect(try final.decodeStructuredOutput(Trip.self, using: decoder)
+            == Trip(city: "Porto", days: 4, stops: ["Ribeira", "Livraria Lello"]))
+    }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = "expected \(description)" }
+}
+
+/// Resident set size of this process, from /proc (Linux) or task info.
+func residentMemoryBytes() throws -> Int {
+    #if os(Linux)
+    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let digits = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return digits * 1024
+    }
+    return 0
+    #else
+    return 0
+    #endif
+}
