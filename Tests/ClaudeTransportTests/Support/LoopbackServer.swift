@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import IncrementalJSON
 
 // Starts Server/loopback_server.py (python3, standard library) on 127.0.0.1

@@ -1,0 +1,220 @@
+import ClaudeStreaming
+import Foundation
+import IncrementalJSON
+import Synchronization
+import Testing
+@testable import ClaudeTransport
+
+// The loopback server injects each failure the issue lists; each must come
+// back as its own typed error, with the partial snapshot where the stream
+// had started, and without the key anywhere.
+
+private let recording = "pydantic-ai__test_anthropic_web_search_citations_stream.sse"
+
+private func failure(_ client: MessagesClient, _ request: MessageRequest = simpleRequest) async -> TransportError? {
+    do throws(TransportError) {
+        _ = try await client.send(request)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+private func expectHTTP(_ error: TransportError?, status: Int, kind: HTTPFailure.Kind, type: String,
+                        sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let failure = error?.httpFailure else {
+        Issue.record("expected HTTP \(status), got \(String(describing: error))", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(failure.status == status, sourceLocation: sourceLocation)
+    #expect(failure.kind == kind, sourceLocation: sourceLocation)
+    #expect(failure.errorType == type, sourceLocation: sourceLocation)
+    #expect(failure.requestID == "req_loopback_\(status)", sourceLocation: sourceLocation)
+    #expect(failure.message?.isEmpty == false, sourceLocation: sourceLocation)
+}
+
+final class TokenSource: BearerTokenProvider {
+    let calls = Mutex<[Bool]>([])
+    func token(refresh: Bool) async throws -> String {
+        calls.withLock { $0.append(refresh) }
+        return refresh ? "token-refreshed-abcdef" : "token-first-abcdef"
+    }
+}
+
+@Suite(.enabled(if: TestPaths.serverAvailable, "needs python3"))
+struct FaultTests {
+    @Test func httpFailuresBeforeTheStream() async throws {
+        try await withLoopbackServer { server in
+            let cases: [(String, Int, HTTPFailure.Kind, String)] = [
+                ("400", 400, .badRequest, "invalid_request_error"),
+                ("400-overflow", 400, .contextWindowExceeded, "invalid_request_error"),
+                ("401", 401, .authentication, "authentication_error"),
+                ("403", 403, .permission, "permission_error"),
+                ("404", 404, .notFound, "not_found_error"),
+                ("413", 413, .requestTooLarge, "request_too_large"),
+                ("429", 429, .rateLimited, "rate_limit_error"),
+                ("500", 500, .server, "api_error"),
+                ("529", 529, .overloaded, "overloaded_error"),
+                ("418", 418, .other, "teapot_error"),
+            ]
+            for (route, status, kind, type) in cases {
+                expectHTTP(await failure(loopbackClient(server, "fault/\(route)")), status: status, kind: kind, type: type)
+            }
+            #expect(await failure(loopbackClient(server, "fault/429"))?.httpFailure?.retryAfter == 1)
+        }
+    }
+
+    @Test func retryIsOptInAndReported() async throws {
+        try await withLoopbackServer { server in
+            // Without a policy the 429 is the answer.
+            let plain = await failure(loopbackClient(server, "t-plain/fault/429-then-ok"))
+            #expect(plain?.httpFailure?.kind == .rateLimited)
+            // With one, the retry waits retry-after (1 s), is reported, and succeeds.
+            let seen = Mutex<[Int]>([])
+            let policy = RetryPolicy(maxRetries: 1, onRetry: { failure, delay in
+                seen.withLock { $0.append(failure.status) }
+                #expect(delay == 1)
+            })
+            let snapshot = try await loopbackClient(server, "t-retry/fault/429-then-ok", retryPolicy: policy).send(simpleRequest)
+            #expect(snapshot.messageJSON()["content"]?[0]?["text"]?.stringValue == "recovered")
+            #expect(seen.withLock { $0 } == [429])
+            let overloaded = try await loopbackClient(server, "t-529/fault/529-then-ok",
+                                                      retryPolicy: RetryPolicy(maxRetries: 2, baseDelay: 0.05)).send(simpleRequest)
+            #expect(overloaded.stopReason == "end_turn")
+        }
+    }
+
+    @Test func bearerTokenIsRefreshedOnceOn401() async throws {
+        try await withLoopbackServer { server in
+            let source = TokenSource()
+            let error = await failure(loopbackClient(server, "fault/401", credentials: .bearer(source)))
+            #expect(error?.httpFailure?.kind == .authentication)
+            #expect(source.calls.withLock { $0 } == [false, true])
+            let requests = try await server.recordedRequests().filter { $0.method == "POST" }
+            #expect(requests.map { $0.header("authorization") } == ["Bearer token-first-abcdef", "Bearer token-refreshed-abcdef"])
+        }
+    }
+
+    @Test func echoedKeyIsRedacted() async throws {
+        try await withLoopbackServer { server in
+            let error = await failure(loopbackClient(server, "fault/401-echo"))
+            #expect(error?.httpFailure?.kind == .authentication)
+            #expect(error?.httpFailure?.message?.contains("<redacted>") == true)
+            #expect(!"\(String(describing: error))".contains(testKey))
+            let bearer = await failure(loopbackClient(server, "fault/401-echo", credentials: .bearer(TokenSource())))
+            #expect(!"\(String(describing: bearer))".contains("token-refreshed-abcdef"))
+            #expect(!"\(String(describing: bearer))".contains("token-first-abcdef"))
+        }
+    }
+
+    @Test func disconnectMidEventKeepsThePartialSnapshot() async throws {
+        try await withLoopbackServer { server in
+            let error = await failure(loopbackClient(server, "fault/disconnect/\(recording)"))
+            switch error {
+            case .connectionLost(_, let snapshot?):
+                #expect(snapshot.stopReason == nil)
+            case .stream(let streamError) where streamError.kind == .incomplete:
+                #expect(streamError.snapshot != nil)
+            default:
+                Issue.record("expected a dropped connection, got \(String(describing: error))")
+            }
+        }
+    }
+
+    @Test func stallPastTheIdleTimeout() async throws {
+        try await withLoopbackServer { server in
+            let start = ContinuousClock.now
+            let error = await failure(loopbackClient(server, "fault/stall/\(recording)", idleTimeout: 1))
+            guard case .idleTimeout(let seconds, let snapshot) = error else {
+                Issue.record("expected an idle timeout, got \(String(describing: error))")
+                return
+            }
+            #expect(seconds == 1)
+            #expect(snapshot != nil)
+            #expect(ContinuousClock.now - start < .seconds(4))
+        }
+    }
+
+    @Test func overallTimeout() async throws {
+        try await withLoopbackServer { server in
+            let error = await failure(loopbackClient(server, "fault/slow/\(recording)", overallTimeout: 0.3))
+            guard case .overallTimeout(let seconds, _) = error else {
+                Issue.record("expected an overall timeout, got \(String(describing: error))")
+                return
+            }
+            #expect(seconds == 0.3)
+        }
+    }
+
+    @Test func errorEventMidStream() async throws {
+        try await withLoopbackServer { server in
+            let error = await failure(loopbackClient(server, "fault/error-event/\(recording)"))
+            guard case .stream(let streamError) = error, case .apiError(let event) = streamError.kind else {
+                Issue.record("expected an error event, got \(String(describing: error))")
+                return
+            }
+            #expect(event.type == "overloaded_error")
+            #expect(event.requestID == "req_loopback_midstream")
+            #expect(streamError.snapshot != nil)
+            #expect(error?.snapshot != nil)
+        }
+    }
+
+    @Test func hugeEventIsReadOrRefusedWithATypedError() async throws {
+        try await withLoopbackServer { server in
+            do throws(TransportError) {
+                let snapshot = try await loopbackClient(server, "fault/huge").send(simpleRequest)
+                #expect(snapshot.messageJSON()["content"]?[0]?["text"]?.stringValue?.utf8.count == 8 << 20)
+            } catch {
+                guard case .stream(let streamError) = error, case .framing = streamError.kind else {
+                    Issue.record("expected success or an SSE limit error, got \(error)")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func cancellingTheConsumerClosesTheConnection() async throws {
+        try await withLoopbackServer { server in
+            let client = loopbackClient(server, "fault/slow/\(recording)")
+            let start = ContinuousClock.now
+            let consumer = Task { () -> TransportError? in
+                do throws(TransportError) {
+                    for try await _ in try client.stream(simpleRequest) {}
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            try await Task.sleep(for: .milliseconds(150))
+            consumer.cancel()
+            let error = await consumer.value
+            guard case .cancelled = error else {
+                Issue.record("expected cancellation, got \(String(describing: error))")
+                return
+            }
+            // The slow route takes about 1.6 s in full; cancelling ends at once.
+            #expect(ContinuousClock.now - start < .seconds(1))
+        }
+    }
+
+    @Test func slowConsumerSkipsIntermediateSnapshotsButNotTheEnd() async throws {
+        guard TestPaths.corpusAvailable else { return }  // needs the recording; skipped without the corpus
+        let bytes = Array(try Data(contentsOf: TestPaths.corpus.appendingPathComponent(recording)))
+        try await withLoopbackServer { server in
+            let client = loopbackClient(server, "replay/\(recording)/chunk-64")
+            var seen = 0
+            var last: MessageSnapshot?
+            for try await snapshot in try client.stream(simpleRequest) {
+                seen += 1
+                last = snapshot
+                try await Task.sleep(for: .milliseconds(30))
+            }
+            var accumulator = MessageAccumulator()
+            var events = 0
+            try bytes.withUnsafeBytes { raw in try accumulator.feed(raw) { _ in events += 1 } }
+            #expect(seen < events)
+            #expect(last?.messageJSON().compactJSON == (try accumulator.finish()).messageJSON().compactJSON)
+        }
+    }
+}
