@@ -12,6 +12,8 @@ import Darwin
 /// Every suite, in run order. Add yours here.
 let registeredSuites: [BenchmarkSuite] = [
     SSEBenchmarks.suite,
+    AccumulatorBenchmarks.suite,
+    TransportBenchmarks.suite,
 ]
 
 var quick = false

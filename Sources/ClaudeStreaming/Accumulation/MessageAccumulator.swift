@@ -102,6 +102,18 @@ public struct MessageAccumulator: Sendable {
     public mutating func feed(
         _ bytes: UnsafeRawBufferPointer, onSnapshot: (MessageSnapshot) -> Void
     ) throws(MessageStreamError) {
+        try _feed(bytes, emitsSnapshots: true, onSnapshot: onSnapshot)
+    }
+
+    /// Feeds a chunk without handing out snapshots (read ``snapshot`` when
+    /// you need one).
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(MessageStreamError) {
+        try _feed(bytes, emitsSnapshots: false) { _ in }
+    }
+
+    private mutating func _feed(
+        _ bytes: UnsafeRawBufferPointer, emitsSnapshots: Bool, onSnapshot: (MessageSnapshot) -> Void
+    ) throws(MessageStreamError) {
         if let failure = state.failure { throw failure }
         // Move the parts out so the event callback can mutate `state` while
         // `sse` runs, without copying either (the placeholders hold nothing).
@@ -116,7 +128,7 @@ public struct MessageAccumulator: Sendable {
         do {
             try parser.feed(bytes) { view in
                 guard working.failure == nil else { return }
-                if working.apply(view) { if let s = working.current { onSnapshot(s) } }
+                if working.apply(view) && emitsSnapshots, let snapshot = working.current { onSnapshot(snapshot) }
             }
         } catch {
             working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)

@@ -1,0 +1,153 @@
+// End to end, bytes to final snapshot, on generated streams of three kinds:
+// - text: ~100-byte text deltas (the common case);
+// - tool: one tool call whose input (a large JSON document) streams in ~40-byte
+//   `input_json_delta`s, parsed incrementally;
+// - mixed: thinking, text, server tool calls with results, citations.
+// Each at 1, 4 and 16 MiB (quick: 256 KiB and 1 MiB), with a snapshot taken
+// after every event and without; beside the way Swift clients commonly do it
+// (a JSONDecoder per event into Codable structs, `String +=`, and the
+// accumulated tool JSON re-parsed by JSONSerialization on every delta),
+// measured in the same run on the same bytes.
+
+import ClaudeStreaming
+import Foundation
+import IncrementalJSON
+
+enum AccumulatorBenchmarks {
+    static let suite = BenchmarkSuite(name: "accumulator") { context in
+        let sizes = context.quick ? [256 << 10, 1 << 20] : [1 << 20, 4 << 20, 16 << 20]
+        var results: [BenchmarkResult] = []
+        for kind in StreamKind.allCases {
+            var times: [Int: Double] = [:]
+            for size in sizes {
+                let stream = generate(kind, bytes: size)
+                let events = stream.events
+                let bytes = stream.bytes
+                let withSnapshots = context.measure { blackHole(accumulate(bytes, snapshots: true)) }
+                let without = context.measure { blackHole(accumulate(bytes, snapshots: false)) }
+                times[size] = withSnapshots
+                var row = BenchmarkResult(
+                    suite: "accumulator", name: "\(kind) \(size >> 10) KiB, snapshot per event (\(Int(Double(events) / withSnapshots / 1000))k events/s)",
+                    bytes: bytes.count, seconds: withSnapshots,
+                    baselineName: "same, no snapshots", baselineSeconds: without,
+                    target: "snapshot per event <= 1.5x no snapshots" + (kind == .text ? ", >= 300 MB/s" : ""))
+                row.targetMet = withSnapshots <= 1.5 * without && (kind != .text || row.megabytesPerSecond >= 300)
+                results.append(row)
+            }
+            if let small = sizes.first, let large = sizes.last, let a = times[small], let b = times[large] {
+                let factor = large / small
+                var row = BenchmarkResult(
+                    suite: "accumulator", name: "\(kind) scaling \(small >> 10) KiB -> \(large >> 10) KiB",
+                    bytes: large, seconds: b, baselineName: "\(small >> 10) KiB", baselineSeconds: a * Double(factor),
+                    target: "time ratio <= \(BenchmarkReport.fixed(Double(factor) * 1.125, 1)) for \(factor)x bytes")
+                row.scaling = b / a
+                row.targetMet = b / a <= Double(factor) * 1.125
+                results.append(row)
+            }
+            // The usual Swift client, at a size where its quadratic tool
+            // handling still finishes: 1 MiB, or 128 KiB for tool input.
+            let naiveSize = kind == .tool ? (context.quick ? 32 << 10 : 128 << 10) : (context.quick ? 256 << 10 : 1 << 20)
+            let stream = generate(kind, bytes: naiveSize).bytes
+            let ours = context.measure { blackHole(accumulate(stream, snapshots: true)) }
+            let naive = context.measure { blackHole(NaiveClient.run(stream)) }
+            var row = BenchmarkResult(
+                suite: "accumulator", name: "\(kind) \(naiveSize >> 10) KiB vs usual Swift client",
+                bytes: stream.count, seconds: ours, baselineName: "JSONDecoder per event, String +=, re-parse",
+                baselineSeconds: naive)
+            row.target = "faster than the usual client"
+            row.targetMet = ours < naive
+            results.append(row)
+        }
+        results += memoryRows(context)
+        return results
+    }
+
+    /// Feeds `bytes` in 16 KiB chunks; returns a checksum of what it saw.
+    @inline(never)
+    static func accumulate(_ bytes: [UInt8], snapshots: Bool) -> Int {
+        var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(allowsSequentialMessages: true))
+        var seen = 0
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let chunk = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + (16 << 10))])
+                do throws(MessageStreamError) {
+                    if snapshots {
+                        try accumulator.feed(chunk) { snapshot in seen &+= snapshot.content.count }
+                    } else {
+                        try accumulator.feed(chunk)
+                    }
+                } catch {
+                    seen = -1
+                    return
+                }
+                offset += 16 << 10
+            }
+        }
+        return seen &+ (accumulator.snapshot?.content.count ?? 0)
+    }
+
+    // MARK: Memory
+
+    /// Peak resident memory while accumulating the 16 MiB streams (quick:
+    /// 1 MiB), with and without holding every snapshot, against the size of
+    /// the content they accumulate.
+    static func memoryRows(_ context: BenchmarkContext) -> [BenchmarkResult] {
+        var rows: [BenchmarkResult] = []
+        let size = context.quick ? 1 << 20 : 16 << 20
+        for kind in StreamKind.allCases {
+            let stream = generate(kind, bytes: size)
+            for retainAll in [false, true] {
+                let before = ResidentMemory.resetPeak()
+                var held: [MessageSnapshot] = []
+                var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(allowsSequentialMessages: true))
+                let start = ContinuousClock.now
+                stream.bytes.withUnsafeBytes { raw in
+                    do throws(MessageStreamError) {
+                        try accumulator.feed(raw) { if retainAll { held.append($0) } }
+                    } catch {}
+                }
+                let elapsed = ContinuousClock.now - start
+                let peak = ResidentMemory.peak() - before
+                let factor = Double(peak) / Double(max(stream.contentBytes, 1))
+                var row = BenchmarkResult(
+                    suite: "accumulator",
+                    name: "\(kind) \(size >> 20) MiB memory\(retainAll ? ", all \(held.count) snapshots held" : ""): +\(peak >> 10) KiB peak = \(BenchmarkReport.fixed(factor, 2))x content",
+                    bytes: stream.bytes.count,
+                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
+                    target: "peak <= 3x accumulated content (\(stream.contentBytes >> 10) KiB)")
+                row.targetMet = factor <= 3
+                rows.append(row)
+                blackHole(held.count)
+                blackHole(accumulator.snapshot?.content.count)
+            }
+        }
+        return rows
+    }
+}
+
+/// Resident-set figures from /proc (Linux); zero elsewhere.
+enum ResidentMemory {
+    /// Resets the kernel's peak counter and returns the current resident size.
+    static func resetPeak() -> Int {
+        #if os(Linux)
+        if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
+            handle.write(Data("5".utf8))
+            try? handle.close()
+        }
+        return field("VmRSS:")
+        #else
+        return 0
+        #endif
+    }
+
+    static func peak() -> Int { field("VmHWM:") }
+
+    private static func field(_ name: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(name) {
+            return (line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0) * 1024
+        }
+        return 0
+    }
+}

@@ -1,0 +1,164 @@
+// Generated Messages API streams for the accumulator benchmarks. Each is a
+// sequence of whole messages (message_start … message_stop) until the size is
+// reached, deterministic for a given size.
+
+enum StreamKind: String, CaseIterable, CustomStringConvertible {
+    case text, tool, mixed
+    var description: String { rawValue }
+}
+
+struct GeneratedStream {
+    var bytes: [UInt8]
+    var events: Int
+    /// Bytes of content the messages accumulate (text, thinking, tool JSON).
+    var contentBytes: Int
+}
+
+func generate(_ kind: StreamKind, bytes target: Int) -> GeneratedStream {
+    var writer = StreamWriter()
+    var seed = UInt64(target) &* 31 &+ UInt64(kind.rawValue.utf8.count)
+    while writer.bytes.count < target {
+        writer.event(#"{"type":"message_start","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}"#)
+        let budget = min(target - writer.bytes.count, 4 << 20) + 256
+        let start = writer.bytes.count
+        var index = 0
+        switch kind {
+        case .text:
+            writer.textBlock(index: &index, until: start + budget, seed: &seed)
+        case .tool:
+            writer.toolBlock(index: &index, until: start + budget, seed: &seed)
+        case .mixed:
+            while writer.bytes.count < start + budget {
+                writer.thinkingBlock(index: &index, until: writer.bytes.count + 8 << 10, seed: &seed)
+                writer.searchBlocks(index: &index, seed: &seed)
+                writer.textBlock(index: &index, until: writer.bytes.count + 16 << 10, seed: &seed, cite: true)
+                writer.toolBlock(index: &index, until: writer.bytes.count + 4 << 10, seed: &seed)
+            }
+        }
+        writer.event(#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":1000}}"#)
+        writer.event(#"{"type":"message_stop"}"#)
+    }
+    return GeneratedStream(bytes: writer.bytes, events: writer.events, contentBytes: writer.contentBytes)
+}
+
+struct StreamWriter {
+    var bytes: [UInt8] = []
+    var events = 0
+    var contentBytes = 0
+
+    static let words = ["the", "stream", "of", "tokens", "arrives", "in", "small", "pieces,", "each", "a",
+                        "delta", "with", "text", "and", "sometimes", "unicode", "é", "—", "☔", "\n", "\"quoted\""]
+
+    mutating func event(_ json: String) {
+        let type = json.firstMatch(of: /"type":"([a-z_]+)"/).map { String($0.1) } ?? "message"
+        bytes += Array("event: \(type)\ndata: \(json)\n\n".utf8)
+        events += 1
+        if events % 40 == 0 {
+            bytes += Array("event: ping\ndata: {\"type\": \"ping\"}\n\n".utf8)
+            events += 1
+        }
+    }
+
+    static func words(_ count: Int, _ seed: inout UInt64) -> String {
+        var text = ""
+        for _ in 0..<count { text += words[Int(splitMix(&seed) % UInt64(words.count))] + " " }
+        return text
+    }
+
+    mutating func textBlock(index: inout Int, until end: Int, seed: inout UInt64, cite: Bool = false) {
+        event(#"{"type":"content_block_start","index":\#(index),"content_block":{"type":"text","text":""}}"#)
+        if cite {
+            event(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"a cited sentence","url":"https://example.com/a","title":"A","encrypted_index":"RW5j"}}}"#)
+        }
+        while bytes.count < end {
+            let text = Self.words(14, &seed)
+            contentBytes += text.utf8.count
+            event(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"text_delta","text":\#(jsonString(text))}}"#)
+        }
+        event(#"{"type":"content_block_stop","index":\#(index)}"#)
+        index += 1
+    }
+
+    mutating func thinkingBlock(index: inout Int, until end: Int, seed: inout UInt64) {
+        event(#"{"type":"content_block_start","index":\#(index),"content_block":{"type":"thinking","thinking":"","signature":""}}"#)
+        while bytes.count < end {
+            let text = Self.words(14, &seed)
+            contentBytes += text.utf8.count
+            event(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"thinking_delta","thinking":\#(jsonString(text))}}"#)
+        }
+        event(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"signature_delta","signature":"RXFRQkNrWUlCeGdDS2tEZW1v"}}"#)
+        event(#"{"type":"content_block_stop","index":\#(index)}"#)
+        index += 1
+    }
+
+    mutating func searchBlocks(index: inout Int, seed: inout UInt64) {
+        let id = "srvtoolu_\(splitMix(&seed) % 1_000_000)"
+        event(#"{"type":"content_block_start","index":\#(index),"content_block":{"type":"server_tool_use","id":"\#(id)","name":"web_search","input":{}}}"#)
+        for piece in ["", #"{"query": "#, #""weather in "#, #"Lisbon"}"#] {
+            contentBytes += piece.utf8.count
+            event(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"input_json_delta","partial_json":\#(jsonString(piece))}}"#)
+        }
+        event(#"{"type":"content_block_stop","index":\#(index)}"#)
+        index += 1
+        let results = (0..<5).map { n in #"{"type":"web_search_result","title":"Result \#(n)","url":"https://example.com/\#(n)","encrypted_content":"RW5jcnlwdGVkQ29udGVudA==","page_age":null}"# }
+        let result = #"{"type":"web_search_tool_result","tool_use_id":"\#(id)","content":[\#(results.joined(separator: ","))]}"#
+        contentBytes += result.utf8.count
+        event(#"{"type":"content_block_start","index":\#(index),"content_block":\#(result)}"#)
+        event(#"{"type":"content_block_stop","index":\#(index)}"#)
+        index += 1
+    }
+
+    mutating func toolBlock(index: inout Int, until end: Int, seed: inout UInt64) {
+        event(#"{"type":"content_block_start","index":\#(index),"content_block":{"type":"tool_use","id":"toolu_bench","name":"write_records","input":{}}}"#)
+        var json = #"{"records": ["#
+        var first = true
+        func flush(_ text: inout String, _ writer: inout StreamWriter, final: Bool) {
+            while text.utf8.count >= 40 || (final && !text.isEmpty) {
+                var cut = text.index(text.startIndex, offsetBy: min(40, text.count))
+                if !final, cut == text.endIndex { break }
+                if final { cut = text.endIndex }
+                let piece = String(text[..<cut])
+                text = String(text[cut...])
+                writer.contentBytes += piece.utf8.count
+                writer.event(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"input_json_delta","partial_json":\#(jsonString(piece))}}"#)
+            }
+        }
+        while bytes.count < end {
+            let record = #"{"id": \#(splitMix(&seed) % 100_000), "score": \#(Double(splitMix(&seed) % 10_000) / 100), "name": \#(jsonString(Self.words(3, &seed))), "tags": ["a", "b"], "ok": true}"#
+            json += (first ? "" : ", ") + record
+            first = false
+            flush(&json, &self, final: false)
+        }
+        json += "]}"
+        flush(&json, &self, final: true)
+        event(#"{"type":"content_block_stop","index":\#(index)}"#)
+        index += 1
+    }
+}
+
+/// `text` as a JSON string literal.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 {
+                out += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+func splitMix(_ state: inout UInt64) -> UInt64 { SSEBenchmarks.nextRandom(&state) }
