@@ -1,6 +1,11 @@
 // Keyed decoding over a JSONObject. A key that is absent (or not yet
 // arrived, in a partial value) is `keyNotFound` for `decode` and nil for
 // `decodeIfPresent`; with duplicate keys the last member wins.
+//
+// One partial-value rule lives here: an optional property whose value is a
+// string still growing and which does not decode yet (an enum whose raw value
+// is half there, a URL, a date) is nil, not an error; it appears once it
+// decodes. Strict decoding (`requireComplete`) keeps the error.
 
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: _NodeDecoder
@@ -26,6 +31,15 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try _member(key).isNull }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = object[key.stringValue], !value.isNull else { return nil }
+        do {
+            return try decoder.unbox(type, from: value, at: codingPath + [key])
+        } catch where !decoder.requireComplete && !value.isComplete && value.text != nil {
+            return nil
+        }
+    }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try _decode(type, key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try _decode(type, key) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try _decode(type, key) }
