@@ -1,0 +1,219 @@
+// Transport overhead: one long text answer (≈100-byte deltas) received over
+// a real loopback socket through MessagesClient (URLSession, data delegate,
+// the snapshot channel) versus the same bytes fed to MessageAccumulator
+// directly in 64 KiB chunks, in the same run. The server is a minimal
+// HTTP/1.1 responder on its own thread that writes the body as 64 KiB
+// chunked-encoding pieces as fast as the socket takes them. Target: the
+// transport adds at most 20% to the core's time.
+
+import ClaudeStreaming
+import ClaudeTransport
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum TransportBenchmarks {
+    static let chunk = 64 << 10
+
+    static let suite = BenchmarkSuite(name: "transport") { context in
+        let sizes = context.quick ? [1 << 20] : [4 << 20, 16 << 20]
+        var results: [BenchmarkResult] = []
+        for size in sizes {
+            let body = textStream(bytes: size)
+            guard let server = _BenchServer(body: body, chunk: chunk), let url = URL(string: "http://127.0.0.1:\(server.port)") else {
+                print("transport: could not open a loopback socket; skipped")
+                return []
+            }
+            defer { server.stop() }
+            let client = MessagesClient(configuration: ClientConfiguration(baseURL: url, credentials: .apiKey("bench-key")))
+            let request = MessageRequest(model: .opus5, messages: [.user("bench")])
+            let expected = core(body)
+            var failure: String?
+            let network = context.measure {
+                let outcome = runBlocking { () -> Result<Int, TransportError> in
+                    do throws(TransportError) {
+                        return .success(try await client.send(request).messageJSON()["content"]?[0]?["text"]?.stringValue?.utf8.count ?? -1)
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                if case .failure(let error) = outcome { failure = "\(error)" }
+                if case .success(let count) = outcome, count != expected { failure = "text length \(count) != \(expected)" }
+            }
+            let direct = context.measure { blackHole(core(body)) }
+            if let failure {
+                print("transport: \(failure)")
+                return results
+            }
+            var row = BenchmarkResult(
+                suite: "transport", name: "text \(size >> 20) MiB over loopback, 64 KiB chunks",
+                bytes: body.count, seconds: network,
+                baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: direct,
+                target: "transport adds <= 20%")
+            row.targetMet = network <= 1.2 * direct
+            results.append(row)
+        }
+        return results
+    }
+
+    /// The core alone: 64 KiB chunks, keeping the newest snapshot per chunk
+    /// (what the transport's delegate does). Returns the final text length.
+    static func core(_ bytes: [UInt8]) -> Int {
+        var accumulator = MessageAccumulator()
+        var latest: MessageSnapshot?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let end = min(raw.count, offset + chunk)
+                do throws(MessageStreamError) {
+                    try accumulator.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) { latest = $0 }
+                } catch { return }
+                offset = end
+            }
+        }
+        blackHole(latest)
+        guard let final = try? accumulator.finish() else { return -1 }
+        return final.messageJSON()["content"]?[0]?["text"]?.stringValue?.utf8.count ?? -1
+    }
+
+    /// One message whose single text block arrives in ≈100-byte deltas.
+    static func textStream(bytes target: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(target + 1024)
+        func event(_ name: String, _ data: String) { out.append(contentsOf: "event: \(name)\ndata: \(data)\n\n".utf8) }
+        event("message_start", #"{"type":"message_start","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}"#)
+        event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#)
+        let words = ["stream ", "bytes ", "snapshot ", "delta ", "caf\\u00e9 ", "line\\n", "quote\\\" ", "value "]
+        var index = 0
+        while out.count < target {
+            var text = ""
+            while text.utf8.count < 90 { text += words[index % words.count]; index += 1 }
+            event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""# + text + #""}}"#)
+        }
+        event("content_block_stop", #"{"type":"content_block_stop","index":0}"#)
+        event("message_delta", #"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":1000}}"#)
+        event("message_stop", #"{"type":"message_stop"}"#)
+        return out
+    }
+}
+
+/// Runs async work to completion from synchronous benchmark code (the
+/// caller's thread blocks; the work runs on the cooperative pool).
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let result = Mutex<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let value = await body()
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    guard let value = result.withLock({ $0 }) else { preconditionFailure("task finished without a value") }
+    return value
+}
+
+/// A one-body HTTP/1.1 server on 127.0.0.1: reads each request, answers
+/// with `body` in chunked encoding, `chunk` bytes per piece, then closes.
+final class _BenchServer: Sendable {
+    let port: Int
+    private let listener: Int32
+    private let body: [UInt8]
+    private let chunk: Int
+
+    init?(body: [UInt8], chunk: Int) {
+        self.body = body
+        self.chunk = chunk
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(fd, socketAddress, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, socketAddress, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            return nil
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            serve(connection)
+            close(connection)
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        // Read the head, then as much body as content-length says.
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var needed = Int.max
+        while received.count < needed {
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return }
+            received.append(contentsOf: buffer[0..<count])
+            if needed == .max, let end = headEnd(received) {
+                let head = String(decoding: received[0..<end], as: UTF8.self).lowercased()
+                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                needed = end + 4 + length
+            }
+        }
+        write(connection, Array("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n".utf8))
+        var offset = 0
+        while offset < body.count {
+            let end = min(body.count, offset + chunk)
+            var piece = Array(String(end - offset, radix: 16).utf8) + [13, 10]
+            piece += body[offset..<end]
+            piece += [13, 10]
+            guard write(connection, piece) else { return }
+            offset = end
+        }
+        write(connection, Array("0\r\n\r\n".utf8))
+    }
+
+    private func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    @discardableResult
+    private func write(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { raw in
+                send(connection, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+}
