@@ -36,13 +36,20 @@ public struct MessagesClient: Sendable {
         return MessageSnapshotStream(_channel: _SnapshotChannel { channel in driver.start(channel) })
     }
 
-    /// The complete message, consuming the stream; `onSnapshot` sees it grow.
+    /// The complete message. With `onSnapshot`, each snapshot is handed to
+    /// it as the message grows (newest only, see ``MessageSnapshotStream``);
+    /// without, the consumer is woken only at the end.
     public func send(_ request: MessageRequest,
-                     onSnapshot: (MessageSnapshot) -> Void = { _ in }) async throws(TransportError) -> MessageSnapshot {
+                     onSnapshot: ((MessageSnapshot) -> Void)? = nil) async throws(TransportError) -> MessageSnapshot {
+        let stream = try stream(request)
         var last: MessageSnapshot?
-        for try await snapshot in try stream(request) {
-            onSnapshot(snapshot)
-            last = snapshot
+        if let onSnapshot {
+            for try await snapshot in stream {
+                onSnapshot(snapshot)
+                last = snapshot
+            }
+        } else {
+            last = try await stream._channel.final()
         }
         guard let last else { throw .invalidResponse("the stream ended without a message") }
         return last

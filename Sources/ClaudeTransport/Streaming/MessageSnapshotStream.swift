@@ -55,6 +55,8 @@ final class _SnapshotChannel: Sendable {
         var waiter: CheckedContinuation<Delivery, Never>?
         var onEnd: [@Sendable () -> Void] = []
         var started = false
+        /// The consumer only wants the end: deliveries do not wake it.
+        var onlyFinal = false
     }
 
     private let state = Mutex(State())
@@ -69,6 +71,15 @@ final class _SnapshotChannel: Sendable {
     var latest: MessageSnapshot? { state.withLock { $0.latest } }
 
     var isFinished: Bool { state.withLock { $0.end != nil } }
+
+    /// The final snapshot, without waking for the ones before it; nil when
+    /// the stream ended without any.
+    func final() async throws(TransportError) -> MessageSnapshot? {
+        state.withLock { $0.onlyFinal = true }
+        var last: MessageSnapshot?
+        while let snapshot = try await next() { last = snapshot }
+        return last
+    }
 
     func next() async throws(TransportError) -> MessageSnapshot? {
         let mustStart = state.withLock { state -> Bool in
@@ -103,7 +114,7 @@ final class _SnapshotChannel: Sendable {
         let waiter = state.withLock { state -> CheckedContinuation<Delivery, Never>? in
             guard state.end == nil else { return nil }
             state.latest = snapshot
-            if let waiter = state.waiter {
+            if !state.onlyFinal, let waiter = state.waiter {
                 state.waiter = nil
                 return waiter
             }
@@ -115,18 +126,25 @@ final class _SnapshotChannel: Sendable {
 
     /// Ends the stream: nil for success, else the error. Only the first end counts.
     func finish(_ error: TransportError?) {
-        let (actions, waiter) = state.withLock {
-            state -> ([@Sendable () -> Void], CheckedContinuation<Delivery, Never>?) in
-            guard state.end == nil else { return ([], nil) }
+        let (actions, waiter, pending) = state.withLock {
+            state -> ([@Sendable () -> Void], CheckedContinuation<Delivery, Never>?, MessageSnapshot?) in
+            guard state.end == nil else { return ([], nil, nil) }
             state.end = .some(error)
             let actions = state.onEnd
             state.onEnd.removeAll()
-            guard state.pending == nil, let waiter = state.waiter else { return (actions, nil) }
+            guard let waiter = state.waiter else { return (actions, nil, nil) }
             state.waiter = nil
-            return (actions, waiter)
+            // Only a final-only consumer waits while a snapshot is pending: hand it over first.
+            let pending = state.pending
+            state.pending = nil
+            return (actions, waiter, pending)
         }
         for action in actions { action() }
-        waiter?.resume(returning: error.map { .failure($0) } ?? .success(nil))
+        if let pending {
+            waiter?.resume(returning: .success(pending))
+        } else {
+            waiter?.resume(returning: error.map { .failure($0) } ?? .success(nil))
+        }
     }
 
     /// Registers clean-up for when the stream ends, however it ends (cancel

@@ -119,4 +119,17 @@ struct RecordingOverNetworkTests {
             #expect(last?.messageJSON()["content"]?[0]?["text"]?.stringValue == "Hello there!")
         }
     }
+
+    @Test func sendWithAndWithoutObserverAgree() async throws {
+        let name = "pydantic-ai__test_anthropic_web_search_citations_stream.sse"
+        try await withLoopbackServer { server in
+            let client = loopbackClient(server, "replay/\(name)/chunk-500")
+            var observed = 0
+            let watched = try await client.send(simpleRequest) { _ in observed += 1 }
+            let quiet = try await client.send(simpleRequest)
+            #expect(observed >= 1)
+            #expect(watched.messageJSON().compactJSON == quiet.messageJSON().compactJSON)
+            #expect(quiet.stopReason != nil)
+        }
+    }
 }
