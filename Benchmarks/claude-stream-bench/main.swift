@@ -12,6 +12,7 @@ import Darwin
 /// Every suite, in run order. Add yours here.
 let registeredSuites: [BenchmarkSuite] = [
     SSEBenchmarks.suite,
+    JSONBenchmarks.suite,
     AccumulatorBenchmarks.suite,
     TransportBenchmarks.suite,
 ]

@@ -20,6 +20,8 @@
 // (it sniffs the encoding); it rejects numbers that overflow Double
 // (`1e400`), which the parser accepts as exact text; and it has its own
 // nesting limit. Inputs in those classes skip the accept/reject comparison.
+// For values: Foundation drops a U+FEFF at the start of a string or key
+// (found by this fuzzer), which the parser keeps; comparisons drop it too.
 
 import Foundation
 import IncrementalJSON
@@ -130,6 +132,10 @@ public enum JSONFuzzProperty {
         }
     }
 
+    static func withoutLeadingFEFF(_ text: String) -> String {
+        text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+    }
+
     static func sameValue(_ value: JSONValue, _ object: Any, path: String) -> String? {
         let mismatch = "\(path): parser has \(value.compactJSON), JSONSerialization has \(object)"
         switch value.kind {
@@ -142,7 +148,8 @@ public enum JSONFuzzProperty {
             let scale = max(abs(ours), abs(theirs), Double.leastNormalMagnitude)
             return abs(ours - theirs) / scale <= 1e-9 || ours == theirs ? nil : mismatch
         case .string(let text):
-            return (object as? String) == text.string ? nil : mismatch
+            guard let theirs = object as? String else { return mismatch }
+            return withoutLeadingFEFF(theirs) == withoutLeadingFEFF(text.string) ? nil : mismatch
         case .array(let array):
             guard let theirs = object as? [Any], theirs.count == array.count else { return mismatch }
             for (index, element) in array.enumerated() {
@@ -150,9 +157,14 @@ public enum JSONFuzzProperty {
             }
             return nil
         case .object(let members):
-            guard let theirs = object as? [String: Any], Set(members.keys) == Set(theirs.keys) else { return mismatch }
-            for key in Set(members.keys) {
-                guard let ours = members[key], let other = theirs[key] else { return mismatch }
+            guard let dictionary = object as? [String: Any] else { return mismatch }
+            var theirs: [String: Any] = [:]
+            for (key, value) in dictionary { theirs[withoutLeadingFEFF(key)] = value }
+            var ourLast: [String: JSONValue] = [:]
+            for (key, value) in members.entries { ourLast[withoutLeadingFEFF(key)] = value }
+            guard Set(ourLast.keys) == Set(theirs.keys) else { return mismatch }
+            for key in ourLast.keys {
+                guard let ours = ourLast[key], let other = theirs[key] else { return mismatch }
                 if let problem = sameValue(ours, other, path: "\(path).\(key)") { return problem }
             }
             return nil

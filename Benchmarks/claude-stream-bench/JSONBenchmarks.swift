@@ -1,0 +1,155 @@
+// Incremental JSON workloads, each beside a baseline in the same run:
+// - complete documents parsed whole (a generated API-like document: messages
+//   with long text, tool calls and usage; and a number-heavy one), beside
+//   Foundation's JSONSerialization and JSONDecoder (decoding into JSONValue,
+//   i.e. an "any JSON" Codable type) on the same bytes. Target: >= 10x
+//   JSONSerialization.
+// - the same documents streamed in 20-byte deltas with a snapshot
+//   (`parser.value`) after every delta, at 1 MiB and 16 MiB (target: the 16x
+//   larger input takes <= 18x the time, i.e. linear), beside what the SDKs
+//   do: re-parse the whole accumulated text after each delta (here with this
+//   parser in partial mode, so the baseline is the same code, only
+//   quadratic). That baseline is run at a smaller size and extrapolated to
+//   1 MiB by the square of the size ratio (clearly labelled), because at
+//   1 MiB it would take minutes.
+
+import Foundation
+import IncrementalJSON
+
+enum JSONBenchmarks {
+    static let suite = BenchmarkSuite(name: "json") { context in
+        let small = context.size(full: 1 << 20, quick: 256 << 10)
+        let large = context.size(full: 16 << 20, quick: 4 << 20)
+        let reparseSize = context.size(full: 64 << 10, quick: 16 << 10)
+        var results: [BenchmarkResult] = []
+        for (label, make) in [("api-like", apiLikeDocument(bytes:)), ("numbers", numberHeavyDocument(bytes:))] {
+            let document = make(small)
+            results += wholeDocument(label, document, context)
+            results += streamed(label, document, make(2 * small), make(large), make(reparseSize), context)
+        }
+        return results
+    }
+
+    // MARK: Whole documents
+
+    static func wholeDocument(_ label: String, _ document: [UInt8], _ context: BenchmarkContext) -> [BenchmarkResult] {
+        let data = Data(document)
+        let ours = context.measure { blackHole(parseWhole(document)) }
+        let serialization = context.measure { blackHole(try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) }
+        let decoder = context.measure { blackHole(try? JSONDecoder().decode(JSONValue.self, from: data)) }
+        var row = BenchmarkResult(
+            suite: "json", name: "\(label), parse whole", bytes: document.count, seconds: ours,
+            baselineName: "JSONSerialization", baselineSeconds: serialization, target: ">= 10x JSONSerialization")
+        row.targetMet = (row.ratio ?? 0) >= 10
+        return [
+            row,
+            BenchmarkResult(
+                suite: "json", name: "\(label), parse whole vs JSONDecoder", bytes: document.count, seconds: ours,
+                baselineName: "JSONDecoder (any-JSON Codable)", baselineSeconds: decoder),
+        ]
+    }
+
+    @inline(never)
+    static func parseWhole(_ document: [UInt8]) -> Int {
+        guard let value = try? JSONValue.parse(document) else { return -1 }
+        return value.objectValue?.count ?? value.arrayValue?.count ?? 0
+    }
+
+    // MARK: Streaming with snapshots
+
+    static func streamed(
+        _ label: String, _ document: [UInt8], _ double: [UInt8], _ large: [UInt8], _ reparse: [UInt8], _ context: BenchmarkContext
+    ) -> [BenchmarkResult] {
+        let time = context.measure { blackHole(streamWithSnapshots(document)) }
+        let timeDouble = context.measure { blackHole(streamWithSnapshots(double)) }
+        let timeLarge = context.measure { blackHole(streamWithSnapshots(large)) }
+        let reparseTime = context.measure { blackHole(reparseEveryDelta(reparse)) }
+        // Quadratic: scale by the square of the size ratio.
+        let factor = Double(document.count) / Double(reparse.count)
+        let extrapolated = reparseTime * factor * factor
+        let sizeRatio = Double(large.count) / Double(document.count)
+        let largeOverSmall = timeLarge / time
+        var row = BenchmarkResult(
+            suite: "json", name: "\(label), 20 B deltas + snapshot each", bytes: document.count, seconds: time,
+            baselineName: "re-parse prefix per delta, \(reparse.count >> 10) KiB x\(Int(factor * factor)) (extrapolated)",
+            baselineSeconds: extrapolated, scaling: timeDouble / time)
+        row.target = "linear (2n/n ~ 2)"
+        row.targetMet = timeDouble / time <= 2.5
+        var largeRow = BenchmarkResult(
+            suite: "json", name: "\(label), 20 B deltas + snapshot, \(large.count >> 20) MiB", bytes: large.count, seconds: timeLarge,
+            target: "\(Int(sizeRatio))x bytes in <= \(Int(sizeRatio * 18 / 16))x time (measured \(BenchmarkReport.fixed(largeOverSmall, 2))x)")
+        largeRow.targetMet = largeOverSmall <= sizeRatio * 18 / 16
+        return [row, largeRow]
+    }
+
+    /// Feeds 20-byte deltas, taking a snapshot after each; returns a checksum.
+    @inline(never)
+    static func streamWithSnapshots(_ document: [UInt8]) -> Int {
+        var parser = IncrementalJSONParser()
+        var seen = 0
+        document.withUnsafeBytes { all in
+            var offset = 0
+            while offset < all.count {
+                let end = min(all.count, offset + 20)
+                do { try parser.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end])) } catch { return }
+                if let value = parser.value { seen &+= value.isComplete ? 1 : 0 }
+                offset = end
+            }
+        }
+        return seen &+ ((try? parser.finish()) == nil ? 0 : 1)
+    }
+
+    /// What the SDKs do: after each 20-byte delta, parse the whole
+    /// accumulated text again as a partial document.
+    @inline(never)
+    static func reparseEveryDelta(_ document: [UInt8]) -> Int {
+        var seen = 0
+        document.withUnsafeBytes { all in
+            var end = 0
+            while end < all.count {
+                end = min(all.count, end + 20)
+                var parser = IncrementalJSONParser()
+                try? parser.feed(UnsafeRawBufferPointer(rebasing: all[0..<end]))
+                if let value = parser.value { seen &+= value.isComplete ? 1 : 0 }
+            }
+        }
+        return seen
+    }
+
+    // MARK: Documents
+
+    /// A Messages-API-like response: content blocks with long text (some
+    /// escapes and non-ASCII), tool calls with nested input, usage numbers.
+    static func apiLikeDocument(bytes: Int) -> [UInt8] {
+        var out = Array(#"{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":["#.utf8)
+        var index = 0
+        let sentence = "The quick brown fox jumps over the lazy dog, then writes \\\"JSON\\\" with caf\u{E9} and \u{65E5}\u{672C} text.\\n"
+        while out.count < bytes - 400 {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if index % 3 == 2 {
+                out += Array(#"{"type":"tool_use","id":"toolu_\#(index)","name":"search_documents","input":{"query":"quarterly revenue \#(index)","limit":\#(index % 50),"filters":{"lang":"en","tags":["finance","q\#(index % 4)"],"exact":false,"score":0.\#(index % 97)}}}"#.utf8)
+            } else {
+                out += Array(#"{"type":"text","text":""#.utf8)
+                for _ in 0..<(4 + index % 8) { out += Array(sentence.utf8) }
+                out += Array(#"","citations":null}"#.utf8)
+            }
+            index += 1
+        }
+        out += Array(#"],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":2095,"output_tokens":503,"cache_read_input_tokens":0}}"#.utf8)
+        return out
+    }
+
+    /// Mostly numbers: points with coordinates, big integer ids and exponents.
+    static func numberHeavyDocument(bytes: Int) -> [UInt8] {
+        var out = Array(#"{"points":["#.utf8)
+        var index = 0
+        while out.count < bytes - 40 {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            let x = Double(index % 1000) * 0.125 - 50.5
+            out += Array(#"{"id":\#(9_007_199_254_740_000 + index),"x":\#(x),"y":-0.00\#(index % 997),"v":[\#(index % 10),2.5e-\#(index % 9),\#(index * 7 % 1013)]}"#.utf8)
+            index += 1
+        }
+        out += Array("]}".utf8)
+        return out
+    }
+}
