@@ -164,7 +164,9 @@ extension _AccumulatorState {
         try requireStreaming("content_block_delta")
         let structured = options.structuredOutput
         let jsonOptions = options.json
-        var parser = parsers.removeValue(forKey: index)
+        // Only JSON-bearing blocks have a parser; plain text skips the lookup.
+        let parses = kind == .inputJSON || (kind == .text && structured.includes(index))
+        var parser = parses ? parsers.removeValue(forKey: index) : nil
         defer { if let parser { parsers[index] = parser } }
         try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
             switch (kind, block) {

@@ -11,6 +11,12 @@
 // error with its offset. So the fast path never accepts what the full parser
 // would reject, and never has to know how to explain a failure.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The delta kinds the scanner reads.
 enum _HotDeltaKind: UInt8 {
     case text, inputJSON, thinking, signature
@@ -33,26 +39,59 @@ enum _HotDeltaKind: UInt8 {
     }
 }
 
-/// A decoded hot delta; `payload` is valid UTF-8, unescaped.
+/// A decoded hot delta.
 struct _HotDelta {
     var index: Int
     var kind: _HotDeltaKind
+    /// Where the unescaped payload lies: in the event data when the string
+    /// had no escapes (no copy), else in the scanner's buffer.
+    var payloadRange: Range<Int>
+    var payloadIsInData: Bool
 }
 
 struct _HotDeltaScanner {
-    /// The unescaped payload of the last successful scan.
-    private(set) var payload: [UInt8] = []
+    /// Unescaped payload of the last scan whose string had escapes.
+    private(set) var unescaped: [UInt8] = []
 
     /// Reads `data` as a hot delta, or returns nil (use the full parser).
     ///
     /// - Complexity: O(`data.count`), one pass.
     mutating func scan(_ data: UnsafeRawBufferPointer) -> _HotDelta? {
-        payload.removeAll(keepingCapacity: true)
+        if let delta = scanCanonical(data) { return delta }
+        return scanAnyOrder(data)
+    }
+
+    /// The exact byte layout the API sends, checked by prefix compares:
+    /// `{"type":"content_block_delta","index":N,"delta":{"type":"T","F":"…"}}`
+    /// with optional whitespace only before the closing braces.
+    private mutating func scanCanonical(_ data: UnsafeRawBufferPointer) -> _HotDelta? {
+        var reader = _ByteReader(data)
+        guard reader.consumeLiteral(#"{"type":"content_block_delta","index":"#),
+              let index = reader.smallInteger(),
+              reader.consumeLiteral(#","delta":{"type":""#) else { return nil }
+        let kind: _HotDeltaKind
+        if reader.consumeLiteral(#"text_delta","text":"#) { kind = .text }
+        else if reader.consumeLiteral(#"input_json_delta","partial_json":"#) { kind = .inputJSON }
+        else if reader.consumeLiteral(#"thinking_delta","thinking":"#) { kind = .thinking }
+        else if reader.consumeLiteral(#"signature_delta","signature":"#) { kind = .signature }
+        else { return nil }
+        guard let payload = reader.string(unescapingInto: &unescaped) else { return nil }
+        reader.skipWhitespace()
+        guard reader.consume(0x7D) else { return nil }
+        reader.skipWhitespace()
+        guard reader.consume(0x7D) else { return nil }
+        reader.skipWhitespace()
+        guard reader.atEnd else { return nil }
+        return _HotDelta(index: index, kind: kind, payloadRange: payload.range, payloadIsInData: payload.inData)
+    }
+
+    /// The same event with its keys in any order and any whitespace.
+    private mutating func scanAnyOrder(_ data: UnsafeRawBufferPointer) -> _HotDelta? {
         var reader = _ByteReader(data)
         guard reader.consume(0x7B) else { return nil }  // {
         var sawType = false
         var index: Int?
-        var delta: _HotDeltaKind?
+        var delta: (kind: _HotDeltaKind, payload: Range<Int>, inData: Bool)?
         var first = true
         while true {
             reader.skipWhitespace()
@@ -67,23 +106,24 @@ struct _HotDeltaScanner {
                 guard index == nil, let value = reader.smallInteger() else { return nil }
                 index = value
             } else if _equals(key, "delta") {
-                guard delta == nil, let kind = readDelta(&reader) else { return nil }
-                delta = kind
+                guard delta == nil, let read = readDelta(&reader) else { return nil }
+                delta = read
             } else {
                 return nil
             }
         }
         reader.skipWhitespace()
         guard reader.atEnd, sawType, let index, let delta else { return nil }
-        return _HotDelta(index: index, kind: delta)
+        return _HotDelta(index: index, kind: delta.kind, payloadRange: delta.payload, payloadIsInData: delta.inData)
     }
 
     /// Reads the `delta` object: its `type` and its one payload string.
-    private mutating func readDelta(_ reader: inout _ByteReader) -> _HotDeltaKind? {
+    private mutating func readDelta(_ reader: inout _ByteReader) -> (_HotDeltaKind, Range<Int>, Bool)? {
         reader.skipWhitespace()
         guard reader.consume(0x7B) else { return nil }
         var kind: _HotDeltaKind?
         var payloadKey: UnsafeRawBufferPointer?
+        var payload: (range: Range<Int>, inData: Bool)?
         var first = true
         while true {
             reader.skipWhitespace()
@@ -96,13 +136,14 @@ struct _HotDeltaScanner {
                 kind = k
             } else if payloadKey == nil {
                 payloadKey = key
-                guard reader.unescapedString(into: &payload) else { return nil }
+                guard let read = reader.string(unescapingInto: &unescaped) else { return nil }
+                payload = read
             } else {
                 return nil
             }
         }
-        guard let kind, let payloadKey, kind.isPayloadKey(payloadKey) else { return nil }
-        return kind
+        guard let kind, let payloadKey, let payload, kind.isPayloadKey(payloadKey) else { return nil }
+        return (kind, payload.range, payload.inData)
     }
 }
 
@@ -134,19 +175,25 @@ struct _ByteReader {
         return true
     }
 
+    /// Consumes `literal` if the input continues with it.
+    @inline(__always)
+    mutating func consumeLiteral(_ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard n <= base.count &- position, let start = base.baseAddress,
+              memcmp(start + position, literal.utf8Start, n) == 0 else { return false }
+        position &+= n
+        return true
+    }
+
     /// A string without escapes or non-ASCII bytes, returned in place.
     mutating func plainString() -> UnsafeRawBufferPointer? {
         guard consume(0x22) else { return nil }
         let start = position
-        while let b = peek() {
-            if b == 0x22 {
-                position += 1
-                return UnsafeRawBufferPointer(rebasing: base[start..<(position - 1)])
-            }
-            if b == 0x5C || b < 0x20 || b >= 0x80 { return nil }
-            position += 1
-        }
-        return nil
+        var sawNonASCII = false
+        position = _skipPlainRun(from: position, sawNonASCII: &sawNonASCII)
+        guard !sawNonASCII, peek() == 0x22 else { return nil }
+        position += 1
+        return UnsafeRawBufferPointer(rebasing: base[start..<(position - 1)])
     }
 
     /// A non-negative integer without sign, fraction or exponent, < 10^15.
@@ -165,30 +212,41 @@ struct _ByteReader {
         return value
     }
 
-    /// A string, unescaped into `out`; false on anything the scanner leaves
-    /// to the full parser (surrogate escapes, invalid UTF-8, bad escapes).
-    mutating func unescapedString(into out: inout [UInt8]) -> Bool {
-        guard consume(0x22) else { return false }
+    /// A string value. Without escapes it is returned as a range of the
+    /// input (no copy); with escapes it is unescaped into `out` (cleared
+    /// first). Nil on anything the scanner leaves to the full parser:
+    /// surrogate escapes, invalid UTF-8, bad escapes, control bytes.
+    mutating func string(unescapingInto out: inout [UInt8]) -> (range: Range<Int>, inData: Bool)? {
+        guard consume(0x22) else { return nil }
+        let start = position
         var sawNonASCII = false
+        var copying = false
         while position < base.count {
             let runStart = position
-            while position < base.count {
-                let b = base[position]
-                if b == 0x22 || b == 0x5C || b < 0x20 { break }
-                sawNonASCII = sawNonASCII || b >= 0x80
-                position += 1
-            }
-            if position > runStart {
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: base[runStart..<position]))
-            }
-            guard let b = peek() else { return false }
+            position = _skipPlainRun(from: position, sawNonASCII: &sawNonASCII)
+            guard let b = peek() else { return nil }
             if b == 0x22 {
+                let run = runStart..<position
                 position += 1
-                return !sawNonASCII || String(validating: out, as: UTF8.self) != nil
+                if copying { out._appendBytes(UnsafeRawBufferPointer(rebasing: base[run])) }
+                if sawNonASCII {
+                    let valid = copying
+                        ? out.withUnsafeBytes { _isValidUTF8($0) }
+                        : _isValidUTF8(UnsafeRawBufferPointer(rebasing: base[start..<run.upperBound]))
+                    guard valid else { return nil }
+                }
+                return copying ? (0..<out.count, false) : (start..<run.upperBound, true)
             }
-            guard b == 0x5C else { return false }  // control byte
+            guard b == 0x5C else { return nil }  // control byte
+            if !copying {
+                copying = true
+                out.removeAll(keepingCapacity: true)
+                out._appendBytes(UnsafeRawBufferPointer(rebasing: base[start..<position]))
+            } else {
+                out._appendBytes(UnsafeRawBufferPointer(rebasing: base[runStart..<position]))
+            }
             position += 1
-            guard let e = peek() else { return false }
+            guard let e = peek() else { return nil }
             position += 1
             switch e {
             case 0x22, 0x5C, 0x2F: out.append(e)
@@ -199,12 +257,40 @@ struct _ByteReader {
             case 0x74: out.append(0x09)
             case 0x75:
                 guard let scalar = hex4(), !(0xD800...0xDFFF).contains(scalar),
-                      let unicode = Unicode.Scalar(scalar) else { return false }
+                      let unicode = Unicode.Scalar(scalar) else { return nil }
                 out.append(contentsOf: unicode.utf8)
-            default: return false
+            default: return nil
             }
         }
-        return false
+        return nil
+    }
+
+    /// The end of the run of bytes from `start` that need no attention in a
+    /// string (not `"`, `\\`, or a control byte), eight at a time.
+    @inline(__always)
+    private func _skipPlainRun(from start: Int, sawNonASCII: inout Bool) -> Int {
+        var i = start
+        let n = base.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i &+ 8 <= n {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // A byte is flagged when it is zero after the xor (a quote or a
+            // backslash) or below 0x20; bytes >= 0x80 never flag these tests.
+            let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+            if special != 0 { break }
+            if word & highs != 0 { sawNonASCII = true }
+            i &+= 8
+        }
+        while i < n {
+            let b = base[i]
+            if b == 0x22 || b == 0x5C || b < 0x20 { break }
+            if b >= 0x80 { sawNonASCII = true }
+            i &+= 1
+        }
+        return i
     }
 
     private mutating func hex4() -> UInt32? {
@@ -230,4 +316,51 @@ struct _ByteReader {
 func _equals(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
     guard bytes.count == literal.utf8CodeUnitCount else { return false }
     return bytes.elementsEqual(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+}
+
+extension Array where Element == UInt8 {
+    /// Appends raw bytes with one copy (the generic `append(contentsOf:)`
+    /// walks a raw buffer byte by byte).
+    @inline(__always)
+    mutating func _appendBytes(_ bytes: UnsafeRawBufferPointer) {
+        append(contentsOf: bytes.bindMemory(to: UInt8.self))
+    }
+}
+
+/// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates,
+/// nothing above U+10FFFF). ASCII runs are skipped eight bytes at a time.
+func _isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var i = 0
+    let n = bytes.count
+    while i < n {
+        if i &+ 8 <= n, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            i &+= 8
+            continue
+        }
+        let lead = bytes[i]
+        if lead < 0x80 { i &+= 1; continue }
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F
+        default: return false
+        }
+        guard i &+ length <= n else { return false }
+        let second = bytes[i &+ 1]
+        guard second >= lower && second <= upper else { return false }
+        var k = 2
+        while k < length {
+            guard bytes[i &+ k] & 0xC0 == 0x80 else { return false }
+            k &+= 1
+        }
+        i &+= length
+    }
+    return true
 }

@@ -190,9 +190,20 @@ struct _AccumulatorState: Sendable {
         eventIndex += 1
         do throws(_EventFailure) {
             if let delta = scanner.scan(view.data) {
-                let payload = scanner.payload
-                try payload.withUnsafeBufferPointer { (bytes) throws(_EventFailure) in
-                    try applyDelta(delta.kind, payload: bytes, at: delta.index)
+                if delta.payloadIsInData {
+                    let payload = UnsafeRawBufferPointer(rebasing: view.data[delta.payloadRange])
+                    try applyDelta(delta.kind, payload: payload.bindMemory(to: UInt8.self), at: delta.index)
+                } else {
+                    let unescaped = scanner.unescaped
+                    var failure: _EventFailure?
+                    unescaped.withUnsafeBufferPointer { payload in
+                        do throws(_EventFailure) {
+                            try applyDelta(delta.kind, payload: payload, at: delta.index)
+                        } catch {
+                            failure = error
+                        }
+                    }
+                    if let failure { throw failure }
                 }
                 return true
             }
