@@ -138,7 +138,7 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// `needed` elements (doubling unless `exact`), and claims the prefix.
     private mutating func _grow(toHold needed: Int, exact: Bool) {
         let old = _storage
-        let doubled = Swift.max((old?.capacity ?? 0) &* 2, 16)
+        let doubled = Swift.max((old?.capacity ?? 0) &* 2, 4)
         let capacity = exact ? Swift.max(needed, count) : Swift.max(needed, doubled)
         let fresh = _AppendOnlyStorage<Element>(capacity: capacity)
         if let old, count > 0 {
