@@ -1,0 +1,88 @@
+// Fuzz property for the message accumulator: arbitrary bytes as a stream.
+// Whatever they are, it must not trap; the outcome (completed messages,
+// the last snapshot, the error with its event number and offset) must not
+// depend on how the bytes are split; every hot delta the fast scanner reads
+// must read the same through the full JSON parser; and a final message must
+// encode, rebuild and encode again to the same JSON.
+//
+// Input layout: byte 0 picks options (sequential messages, structured output,
+// small limits), bytes 1...4 are chunk sizes used in a cycle; the rest is the
+// stream. Short inputs are used whole with default options.
+
+import ClaudeStreaming
+import IncrementalJSON
+import ServerSentEvents
+
+public enum AccumulatorFuzzProperty {
+    public static func check(_ input: UnsafeRawBufferPointer) -> String? {
+        let header = 5
+        guard input.count > header else { return compare(input, sizes: [1], options: MessageAccumulatorOptions()) }
+        let selector = input[0]
+        var options = MessageAccumulatorOptions(
+            allowsSequentialMessages: selector & 1 != 0,
+            structuredOutput: selector & 2 != 0 ? .allTextBlocks : .none)
+        if selector & 4 != 0 {
+            options.sseLimits = SSELimits(maxLineBytes: 64 + Int(selector >> 3) * 8, maxEventBytes: 256)
+            options.json = JSONParserOptions(maxDepth: 4 + Int(selector >> 5))
+            options.maxBlocks = 3
+        }
+        let sizes = (1...4).map { Int(input[$0]) % 41 + 1 }
+        return compare(UnsafeRawBufferPointer(rebasing: input[header...]), sizes: sizes, options: options)
+    }
+
+    struct Outcome: Equatable {
+        var messages: [String] = []
+        var last: String?
+        var error: String?
+        var snapshots = 0
+    }
+
+    static func run(_ stream: UnsafeRawBufferPointer, sizes: [Int], options: MessageAccumulatorOptions) -> (Outcome, MessageSnapshot?) {
+        var accumulator = MessageAccumulator(options: options)
+        var outcome = Outcome()
+        var start = 0
+        var turn = 0
+        var final: MessageSnapshot?
+        do throws(MessageStreamError) {
+            while start < stream.count {
+                let end = min(stream.count, start + sizes[turn % sizes.count])
+                turn += 1
+                try accumulator.feed(UnsafeRawBufferPointer(rebasing: stream[start..<end])) { _ in outcome.snapshots += 1 }
+                start = end
+            }
+            final = try accumulator.finish()
+            outcome.messages = accumulator.completedMessages.map { $0.messageJSON().compactJSON }
+        } catch {
+            outcome.error = error.description
+            outcome.messages = error.completedMessages.map { $0.messageJSON().compactJSON }
+            final = error.snapshot
+        }
+        outcome.last = final?.messageJSON().compactJSON
+        return (outcome, final)
+    }
+
+    static func compare(_ stream: UnsafeRawBufferPointer, sizes: [Int], options: MessageAccumulatorOptions) -> String? {
+        let (whole, final) = run(stream, sizes: [max(1, stream.count)], options: options)
+        let (split, _) = run(stream, sizes: sizes, options: options)
+        if whole != split { return "chunking \(sizes) changed the outcome:\n\(whole)\nvs\n\(split)" }
+        if let failure = checkHotPath(stream, limits: options.sseLimits) { return failure }
+        if let final, final.isComplete {
+            let json = final.messageJSON()
+            let rebuilt = MessageSnapshot(messageJSON: json).messageJSON()
+            if rebuilt != json { return "replay changed the message:\n\(json.compactJSON)\nvs\n\(rebuilt.compactJSON)" }
+        }
+        return nil
+    }
+
+    /// Every event's data through the fast delta scanner and the full parser.
+    static func checkHotPath(_ stream: UnsafeRawBufferPointer, limits: SSELimits) -> String? {
+        var parser = SSEParser(limits: limits)
+        var failure: String?
+        do throws(SSEError) {
+            try parser.feed(stream) { event in
+                if failure == nil { failure = MessageAccumulator._checkHotPathAgreement(event.data) }
+            }
+        } catch {}
+        return failure
+    }
+}

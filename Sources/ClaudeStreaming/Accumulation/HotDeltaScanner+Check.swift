@@ -1,0 +1,35 @@
+// A self-check for fuzzing: the fast scanner must read an event exactly as
+// the full parser does, or decline it.
+
+import IncrementalJSON
+
+extension MessageAccumulator {
+    /// For fuzzers and tests: nil when the hot-delta scanner declines `data`
+    /// or reads the same index, delta type and payload as the full JSON
+    /// parser; otherwise what differs.
+    public static func _checkHotPathAgreement(_ data: UnsafeRawBufferPointer) -> String? {
+        var scanner = _HotDeltaScanner()
+        guard let delta = scanner.scan(data) else { return nil }
+        let payload: [UInt8] = delta.payloadIsInData
+            ? Array(UnsafeRawBufferPointer(rebasing: data[delta.payloadRange]))
+            : scanner.unescaped
+        let parsed: JSONValue
+        do throws(JSONParseError) {
+            parsed = try JSONValue.parse(data)
+        } catch {
+            return "scanner accepted what the parser rejects (\(error))"
+        }
+        let field: String = switch delta.kind {
+        case .text: "text"
+        case .inputJSON: "partial_json"
+        case .thinking: "thinking"
+        case .signature: "signature"
+        }
+        guard parsed["type"]?.stringValue == "content_block_delta",
+              (try? parsed["index"]?.numberValue?.int()) == delta.index,
+              parsed["delta"]?["type"]?.stringValue == delta.kind.wireName,
+              let text = parsed["delta"]?[field]?.stringValue
+        else { return "scanner read a different event than the parser: \(parsed.compactJSON)" }
+        return Array(text.utf8) == payload ? nil : "payload differs: parser \(text.debugDescription)"
+    }
+}
