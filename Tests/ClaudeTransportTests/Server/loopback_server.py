@@ -19,7 +19,7 @@ client, so one server handles tests running in parallel:
         test id, then serve FILE), disconnect (FILE cut inside an event, then
         the socket closed without the last chunk), stall (half of FILE, then
         silence for 5 s), error-event (an `error` event after half of FILE),
-        huge (one 8 MiB text delta), slow (FILE in 1 KiB pieces, 50 ms apart).
+        huge (one 8 MiB text delta), slow (FILE in 1 KiB pieces, 100 ms apart).
   POST /echo/v1/messages                    a tiny stream whose text is the
         sha256 of the request body (so the client can be checked end to end).
   GET  /models/<ID>/v1/models/<ID>          a Models API answer with capabilities.
@@ -305,7 +305,7 @@ class Handler(BaseHTTPRequestHandler):
         if name == "slow":
             for i in range(0, len(data), 1024):
                 self._chunk(data[i:i + 1024])
-                time.sleep(0.05)
+                time.sleep(0.1)
             return self._end()
         return self._plain(404, error_body("not_found_error", "unknown fault"))
 
