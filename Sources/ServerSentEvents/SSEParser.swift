@@ -184,17 +184,17 @@ public struct SSEParser: Sendable {
     /// goes on in `chunk` (`chunk.count` when every byte was a BOM byte).
     mutating func _skipBOM(_ chunk: UnsafeRawBufferPointer) -> Int {
         var i = 0
+        let heldFromEarlierChunks = _bomState
         while _bomState < 3 && i < chunk.count {
             let expected: UInt8 = _bomState == 0 ? 0xEF : (_bomState == 1 ? 0xBB : 0xBF)
             if chunk[i] != expected {
                 // Not a BOM: the bytes held from earlier chunks start a line;
                 // this chunk's bytes are parsed from its start as usual.
-                let held = _bomState
                 _bomState = 3
-                if held > 0 {
+                if heldFromEarlierChunks > 0 {
                     _lineStartOffset = _streamStartOffset
                     _lineBuffer.append(0xEF)
-                    if held > 1 { _lineBuffer.append(0xBB) }
+                    if heldFromEarlierChunks > 1 { _lineBuffer.append(0xBB) }
                 }
                 return 0
             }

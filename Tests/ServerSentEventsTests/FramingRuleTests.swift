@@ -63,6 +63,9 @@ private func parseEverywhere(_ text: String, sourceLocation: SourceLocation = #_
         // EF BB then 'x': not a BOM, so the line's field name is EF BB 'x'...
         let input: [UInt8] = [0xEF, 0xBB] + Array("data: x\n\ndata: y\n\n".utf8)
         #expect(parseEverywhere(input).events.map(\.dataString) == ["y"])
+        // The held-back BOM bytes count once, whatever the split.
+        #expect(parseEverywhere([0xEF] + Array("data".utf8)).discarded == 5)
+        #expect(parseEverywhere([0xEF, 0xBB, 0x3A]).discarded == 3)
         let lone: [UInt8] = [0xEF, 0x0A] + Array("data: z\n\n".utf8)
         #expect(parseEverywhere(lone).events.map(\.dataString) == ["z"])
     }

@@ -28,6 +28,15 @@ import Testing
         #expect(outcome.events.map(\.dataString) == ["12345"])
     }
 
+    @Test func partialBomBytesCountOnceTowardTheLineLimit() {
+        // EF then "ab": a 3-byte line, not a BOM; exactly at a 3-byte limit.
+        let input: [UInt8] = [0xEF, 0x61, 0x62, 0x0A]
+        for chunking in chunkings {
+            #expect(parse(input, chunking, limits: SSELimits(maxLineBytes: 3)).error == nil, "\(chunking)")
+            #expect(parse(input, chunking, limits: SSELimits(maxLineBytes: 2)).error?.offset == 2, "\(chunking)")
+        }
+    }
+
     @Test func eventTooLargeAcrossLines() {
         // data buffer: "aaaa" (4) + LF + "bbbb" would be 9 > 8; the first byte
         // past the limit is the 4th 'b' at offset 11 + 6 + 3 = 20.

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds and runs libFuzzer targets.
+#
+#   Fuzz/run.sh --list              names the targets (folders Fuzz/*/Entry)
+#   Fuzz/run.sh TARGET SECONDS      builds fuzz-TARGET and fuzzes it for SECONDS
+#   Fuzz/run.sh all SECONDS         builds every target, then fuzzes each for SECONDS
+#
+# Corpora: Fuzz/TARGET/seeds and Fuzz/TARGET/regressions are read, new inputs
+# go to Fuzz/.work/TARGET/corpus (git-ignored); a crash lands in
+# Fuzz/.work/TARGET/ and the script exits non-zero. Fuzz/TARGET/TARGET.dict is
+# used when present. See Fuzz/README.md.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+scratch="$root/.build-fuzz"
+
+targets() {
+    for entry in Fuzz/*/Entry; do
+        [ -d "$entry" ] && basename "$(dirname "$entry")"
+    done
+}
+
+build() {
+    local target="$1"
+    echo "== building fuzz-$target (release, fuzzer + address sanitizer)"
+    swift build -c release --product "fuzz-$target" \
+        --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+        --scratch-path "$scratch"
+}
+
+fuzz() {
+    local target="$1" seconds="$2"
+    local work="$root/Fuzz/.work/$target"
+    mkdir -p "$work/corpus"
+    local corpora=("$work/corpus")
+    for folder in seeds regressions; do
+        [ -d "Fuzz/$target/$folder" ] && corpora+=("Fuzz/$target/$folder")
+    done
+    local options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$work/" -print_final_stats=1)
+    [ -f "Fuzz/$target/$target.dict" ] && options+=(-dict="Fuzz/$target/$target.dict")
+    echo "== fuzzing $target for ${seconds}s"
+    local status=0
+    SWIFT_BACKTRACE=enable=no "$scratch/release/fuzz-$target" "${corpora[@]}" "${options[@]}" || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "!! fuzz-$target failed (exit $status); crash inputs:" >&2
+        ls -1 "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* >&2 2>/dev/null || true
+        echo "!! once fixed, copy the input into Fuzz/$target/regressions/ so swift test replays it" >&2
+        return "$status"
+    fi
+}
+
+case "${1:-}" in
+--list)
+    targets
+    ;;
+all)
+    seconds="${2:?usage: Fuzz/run.sh all SECONDS}"
+    mapfile -t all < <(targets)
+    for target in "${all[@]}"; do build "$target"; done
+    failed=0
+    for target in "${all[@]}"; do fuzz "$target" "$seconds" || failed=1; done
+    exit "$failed"
+    ;;
+"" | -h | --help)
+    sed -n '2,11p' "$0"
+    exit 64
+    ;;
+*)
+    target="$1"
+    seconds="${2:?usage: Fuzz/run.sh TARGET SECONDS}"
+    if [ ! -d "Fuzz/$target/Entry" ]; then
+        echo "unknown target '$target'; targets: $(targets | tr '\n' ' ')" >&2
+        exit 64
+    fi
+    build "$target"
+    fuzz "$target" "$seconds"
+    ;;
+esac
