@@ -17,6 +17,10 @@ let registeredSuites: [BenchmarkSuite] = [
     TransportBenchmarks.suite,
 ]
 
+if CommandLine.arguments.dropFirst().first == "--memory-probe" {
+    exit(MemoryProbe.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+
 var quick = false
 var asJSON = false
 var selected: [String] = []

@@ -9,28 +9,53 @@ public import IncrementalJSON
 
 /// The message as built so far.
 public struct MessageSnapshot: Sendable, Hashable {
-    /// The `message` object of `message_start`, verbatim (its `content` is
-    /// replaced by ``content`` and its top-level fields by later deltas).
-    public internal(set) var start: JSONValue
+    /// Fields that change a few times per message live in one shared box, so
+    /// a snapshot is three references and two words to copy or to hold.
+    var header: _MessageHeaderBox
     public internal(set) var content: ContentList
-    public internal(set) var stopReason: String?
-    public internal(set) var stopSequence: String?
-    /// `{type: "refusal", category, explanation}` when the model refused.
-    public internal(set) var stopDetails: JSONValue?
-    public internal(set) var usage: Usage
-    /// Top-level fields set by `message_delta` besides stop reason and
-    /// sequence: `container`, `stop_details`, `context_management`, … in
-    /// arrival order, latest value per key.
-    public internal(set) var deltaFields: [String: JSONValue]
-    var deltaFieldOrder: [String]
-    /// Top-level fields of `message_delta` events that are not part of the
-    /// message (a gateway's metadata, say): kept, but not replayed.
-    public internal(set) var otherEventFields: [String: JSONValue] = [:]
     /// True once `message_stop` arrived.
     public internal(set) var isComplete: Bool
     /// Position of this message in its stream (0 unless the caller allowed
     /// several messages in one stream).
     public internal(set) var messageIndex: Int
+
+    /// The `message` object of `message_start`, verbatim (its `content` is
+    /// replaced by ``content`` and its top-level fields by later deltas).
+    public internal(set) var start: JSONValue {
+        get { header.value.start }
+        set { mutateHeader { $0.start = newValue } }
+    }
+    public internal(set) var stopReason: String? {
+        get { header.value.stopReason }
+        set { mutateHeader { $0.stopReason = newValue } }
+    }
+    public internal(set) var stopSequence: String? {
+        get { header.value.stopSequence }
+        set { mutateHeader { $0.stopSequence = newValue } }
+    }
+    /// `{type: "refusal", category, explanation}` when the model refused.
+    public internal(set) var stopDetails: JSONValue? {
+        get { header.value.stopDetails }
+        set { mutateHeader { $0.stopDetails = newValue } }
+    }
+    public internal(set) var usage: Usage {
+        get { header.value.usage }
+        set { mutateHeader { $0.usage = newValue } }
+    }
+    /// Top-level fields set by `message_delta` besides stop reason and
+    /// sequence: `container`, `context_management`, … latest value per key.
+    public var deltaFields: [String: JSONValue] { header.value.deltaFields }
+    /// Top-level fields of `message_delta` events that are not part of the
+    /// message (a gateway's metadata, say): kept, but not replayed.
+    public internal(set) var otherEventFields: [String: JSONValue] {
+        get { header.value.otherEventFields }
+        set { mutateHeader { $0.otherEventFields = newValue } }
+    }
+
+    private mutating func mutateHeader(_ body: (inout _MessageHeader) -> Void) {
+        if !isKnownUniquelyReferenced(&header) { header = _MessageHeaderBox(header.value) }
+        body(&header.value)
+    }
 
     public var id: String { start["id"]?.stringValue ?? "" }
     public var role: String { start["role"]?.stringValue ?? "assistant" }
@@ -73,7 +98,7 @@ public struct MessageSnapshot: Sendable, Hashable {
             ("stop_sequence", stopSequence.map(JSONValue.string) ?? .null),
         ]
         if let stopDetails { fields.append(("stop_details", stopDetails)) }
-        for key in deltaFieldOrder where key != "stop_details" {
+        for key in header.value.deltaFieldOrder where key != "stop_details" {
             if let value = deltaFields[key] { fields.append((key, value)) }
         }
         fields.append(("usage", usage.json))
@@ -85,24 +110,57 @@ public struct MessageSnapshot: Sendable, Hashable {
     public func contentJSON() -> JSONValue { content.json }
 
     init(start: JSONValue, messageIndex: Int) {
-        self.start = start
+        header = _MessageHeaderBox(_MessageHeader(
+            start: start,
+            stopReason: start["stop_reason"]?.stringValue,
+            stopSequence: start["stop_sequence"]?.stringValue,
+            stopDetails: start["stop_details"].flatMap { $0.isNull ? nil : $0 },
+            usage: Usage(start["usage"] ?? .object([]))))
         self.messageIndex = messageIndex
         content = ContentList()
+        isComplete = false
         if let blocks = start["content"]?.arrayValue {
             for block in blocks { content.append(ContentBlock.fromStart(block, isComplete: true)) }
         }
-        stopReason = start["stop_reason"]?.stringValue
-        stopSequence = start["stop_sequence"]?.stringValue
-        stopDetails = start["stop_details"].flatMap { $0.isNull ? nil : $0 }
-        usage = Usage(start["usage"] ?? .object([]))
-        deltaFields = [:]
-        deltaFieldOrder = []
-        isComplete = false
     }
 
     mutating func setDeltaField(_ key: String, _ value: JSONValue) {
-        if deltaFields.updateValue(value, forKey: key) == nil { deltaFieldOrder.append(key) }
+        mutateHeader { header in
+            if header.deltaFields.updateValue(value, forKey: key) == nil { header.deltaFieldOrder.append(key) }
+        }
     }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.header === rhs.header || lhs.header.value == rhs.header.value)
+            && lhs.content == rhs.content && lhs.isComplete == rhs.isComplete && lhs.messageIndex == rhs.messageIndex
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(header.value)
+        hasher.combine(content)
+        hasher.combine(isComplete)
+        hasher.combine(messageIndex)
+    }
+}
+
+/// The fields of a message besides its content.
+struct _MessageHeader: Sendable, Hashable {
+    var start: JSONValue
+    var stopReason: String?
+    var stopSequence: String?
+    var stopDetails: JSONValue?
+    var usage: Usage
+    var deltaFields: [String: JSONValue] = [:]
+    var deltaFieldOrder: [String] = []
+    var otherEventFields: [String: JSONValue] = [:]
+}
+
+/// Copy-on-write box for ``_MessageHeader``.
+final class _MessageHeaderBox: @unchecked Sendable {
+    // @unchecked: `value` is only mutated through `mutateHeader`, after a
+    // uniqueness check, by the one snapshot that owns the box.
+    var value: _MessageHeader
+    init(_ value: _MessageHeader) { self.value = value }
 }
 
 /// Where one model declined and the next continued (a `fallback` block).
