@@ -163,6 +163,10 @@ extension _AccumulatorState {
     mutating func applyDelta(_ kind: _HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(_EventFailure) {
         try requireStreaming("content_block_delta")
         let structured = options.structuredOutput
+        if kind == .thinking || (kind == .text && !structured.includes(index)),
+           current?.content.appendLive(payload, at: index, thinking: kind == .thinking) == true {
+            return
+        }
         let jsonOptions = options.json
         // Only JSON-bearing blocks have a parser; plain text skips the lookup.
         let parses = kind == .inputJSON || (kind == .text && structured.includes(index))

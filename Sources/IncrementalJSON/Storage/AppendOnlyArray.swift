@@ -24,6 +24,10 @@
 //
 // Growth doubles the capacity into fresh storage and copies the prefix once,
 // so appends are amortised O(1); old snapshots keep the old storage alive.
+// Past 64 KiB the capacity quadruples instead: snapshots held across a
+// growth keep every older buffer, whose sizes then sum to a third of the
+// final one rather than all of it, and the untouched tail of a large buffer
+// costs address space, not resident memory.
 
 import Synchronization
 
@@ -138,8 +142,10 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// `needed` elements (doubling unless `exact`), and claims the prefix.
     private mutating func _grow(toHold needed: Int, exact: Bool) {
         let old = _storage
-        let doubled = Swift.max((old?.capacity ?? 0) &* 2, 4)
-        let capacity = exact ? Swift.max(needed, count) : Swift.max(needed, doubled)
+        let current = old?.capacity ?? 0
+        let factor = current * MemoryLayout<Element>.stride >= 1 << 16 ? 4 : 2
+        let grown = Swift.max(current &* factor, 4)
+        let capacity = exact ? Swift.max(needed, count) : Swift.max(needed, grown)
         let fresh = _AppendOnlyStorage<Element>(capacity: capacity)
         if let old, count > 0 {
             fresh.base.initialize(from: old.base, count: count)
