@@ -47,14 +47,13 @@ extension MessageSnapshot: Codable {
     /// are marked still streaming.
     public init(messageJSON: JSONValue, openBlocks: Set<Int> = []) {
         var start = messageJSON._replacingFields([("content", .array([]))])
-        let model = messageJSON["model"]
-        // The served model is derived from fallback blocks; keep the
-        // requested one in `start` where the JSON names both.
-        if let firstFallback = messageJSON["content"]?.arrayValue?.first(where: { $0["type"]?.stringValue == "fallback" }),
-           let from = firstFallback["from"]?["model"] {
+        // `model` names the model that served; the one first asked is the
+        // `from` of the first fallback, when a fallback handed over at all.
+        let fallbacks = (messageJSON["content"]?.arrayValue.map(Array.init) ?? [])
+            .filter { $0["type"]?.stringValue == "fallback" }
+        if fallbacks.contains(where: { $0["to"]?["model"]?.stringValue != nil }),
+           let from = fallbacks.first?["from"]?["model"], from.stringValue != nil {
             start = start._replacingFields([("model", from)])
-        } else if let model {
-            start = start._replacingFields([("model", model)])
         }
         self.init(start: start, messageIndex: 0)
         var blocks: [ContentBlock] = []
