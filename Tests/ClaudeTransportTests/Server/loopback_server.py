@@ -18,8 +18,8 @@ client, so one server handles tests running in parallel:
         message), 429-then-ok / 529-then-ok (fail once per
         test id, then serve FILE), disconnect (FILE cut inside an event, then
         the socket closed without the last chunk), stall (half of FILE, then
-        silence for 5 s), error-event (an `error` event after half of FILE),
-        huge (one 8 MiB text delta), slow (FILE in 1 KiB pieces, 100 ms apart).
+        silence for 30 s), error-event (an `error` event after half of FILE),
+        huge (one 8 MiB text delta), slow (FILE in 256-byte pieces, 100 ms apart).
   POST /echo/v1/messages                    a tiny stream whose text is the
         sha256 of the request body (so the client can be checked end to end).
   GET  /models/<ID>/v1/models/<ID>          a Models API answer with capabilities.
@@ -290,7 +290,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._abort()
         if name == "stall":
             self._chunk(data[:len(data) // 2])
-            time.sleep(5)
+            time.sleep(30)
             return self._abort()
         if name == "error-event":
             half = data.find(b"\n\n", len(data) // 2)
@@ -303,8 +303,8 @@ class Handler(BaseHTTPRequestHandler):
             self._chunk(text_stream("h" * (8 << 20)))
             return self._end()
         if name == "slow":
-            for i in range(0, len(data), 1024):
-                self._chunk(data[i:i + 1024])
+            for i in range(0, len(data), 256):
+                self._chunk(data[i:i + 256])
                 time.sleep(0.1)
             return self._end()
         return self._plain(404, error_body("not_found_error", "unknown fault"))

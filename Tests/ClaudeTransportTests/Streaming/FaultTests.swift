@@ -131,7 +131,9 @@ struct FaultTests {
             }
             #expect(seconds == 1)
             #expect(snapshot != nil)
-            #expect(ContinuousClock.now - start < .seconds(4))
+            // The server stalls for 30 s: ending well before that proves the
+            // idle timer fired (the bound is loose for loaded machines).
+            #expect(ContinuousClock.now - start < .seconds(20))
         }
     }
 
@@ -193,8 +195,9 @@ struct FaultTests {
                 Issue.record("expected cancellation, got \(String(describing: error))")
                 return
             }
-            // The slow route takes about 3 s in full; cancelling ends at once.
-            #expect(ContinuousClock.now - start < .seconds(1))
+            // The slow route takes about 12 s in full; cancelling ends it
+            // long before (the bound is loose for loaded machines).
+            #expect(ContinuousClock.now - start < .seconds(5))
         }
     }
 
