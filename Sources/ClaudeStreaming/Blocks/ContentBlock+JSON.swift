@@ -99,16 +99,19 @@ extension ToolUseBlock {
 
 extension JSONValue {
     /// An object with `fields` written over this one's: a key it has keeps
-    /// its place, a new key goes at the end. Not an object: returned as is.
+    /// its place (every place, if the key is duplicated, so that whichever
+    /// one a reader takes is the new value), a new key goes at the end. Not
+    /// an object: returned as is.
     func _replacingFields(_ fields: [(String, JSONValue)]) -> JSONValue {
         guard let object = objectValue else { return self }
         var entries: [(String, JSONValue)] = object.entries.map { ($0.key, $0.value) }
         for (key, value) in fields {
-            if let at = entries.firstIndex(where: { $0.0 == key }) {
+            var found = false
+            for at in entries.indices where entries[at].0 == key {
                 entries[at].1 = value
-            } else {
-                entries.append((key, value))
+                found = true
             }
+            if !found { entries.append((key, value)) }
         }
         return .object(entries)
     }

@@ -20,11 +20,12 @@ public struct Usage: Sendable, Hashable {
     mutating func overwrite(with delta: JSONValue) {
         guard let object = delta.objectValue else { return }
         for (key, value) in object.entries {
-            if let at = fields.firstIndex(where: { $0.key == key }) {
-                fields[at].value = value
-            } else {
-                fields.append((key, value))
+            var found = false
+            for at in fields.indices where fields[at].key == key {
+                fields[at].value = value  // every place of a duplicated key
+                found = true
             }
+            if !found { fields.append((key, value)) }
         }
     }
 
