@@ -31,7 +31,8 @@ struct _FieldBuffer: Sendable {
 
     @inline(__always)
     mutating func clear() {
-        if lineCount != 0 || !storage.isEmpty {
+        // A borrowed value never touched storage: skip the array call.
+        if !storage.isEmpty {
             storage.removeAll(keepingCapacity: true)
         }
         storageStart = 0
