@@ -10,14 +10,21 @@ public import IncrementalJSON
 /// The message as built so far.
 public struct MessageSnapshot: Sendable, Hashable {
     /// Fields that change a few times per message live in one shared box, so
-    /// a snapshot is three references and two words to copy or to hold.
+    /// a snapshot is the box and the content list: 56 bytes to copy or hold.
     var header: _MessageHeaderBox
     public internal(set) var content: ContentList
+
     /// True once `message_stop` arrived.
-    public internal(set) var isComplete: Bool
+    public internal(set) var isComplete: Bool {
+        get { header.value.isComplete }
+        set { mutateHeader { $0.isComplete = newValue } }
+    }
     /// Position of this message in its stream (0 unless the caller allowed
     /// several messages in one stream).
-    public internal(set) var messageIndex: Int
+    public internal(set) var messageIndex: Int {
+        get { header.value.messageIndex }
+        set { mutateHeader { $0.messageIndex = newValue } }
+    }
 
     /// The `message` object of `message_start`, verbatim (its `content` is
     /// replaced by ``content`` and its top-level fields by later deltas).
@@ -115,10 +122,8 @@ public struct MessageSnapshot: Sendable, Hashable {
             stopReason: start["stop_reason"]?.stringValue,
             stopSequence: start["stop_sequence"]?.stringValue,
             stopDetails: start["stop_details"].flatMap { $0.isNull ? nil : $0 },
-            usage: Usage(start["usage"] ?? .object([]))))
-        self.messageIndex = messageIndex
+            usage: Usage(start["usage"] ?? .object([])), isComplete: false, messageIndex: messageIndex))
         content = ContentList()
-        isComplete = false
         if let blocks = start["content"]?.arrayValue {
             for block in blocks { content.append(ContentBlock.fromStart(block, isComplete: true)) }
         }
@@ -131,15 +136,12 @@ public struct MessageSnapshot: Sendable, Hashable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        (lhs.header === rhs.header || lhs.header.value == rhs.header.value)
-            && lhs.content == rhs.content && lhs.isComplete == rhs.isComplete && lhs.messageIndex == rhs.messageIndex
+        (lhs.header === rhs.header || lhs.header.value == rhs.header.value) && lhs.content == rhs.content
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(header.value)
         hasher.combine(content)
-        hasher.combine(isComplete)
-        hasher.combine(messageIndex)
     }
 }
 
@@ -150,6 +152,8 @@ struct _MessageHeader: Sendable, Hashable {
     var stopSequence: String?
     var stopDetails: JSONValue?
     var usage: Usage
+    var isComplete: Bool
+    var messageIndex: Int
     var deltaFields: [String: JSONValue] = [:]
     var deltaFieldOrder: [String] = []
     var otherEventFields: [String: JSONValue] = [:]
