@@ -5,6 +5,7 @@
 import ClaudeStreaming
 import Foundation
 import IncrementalJSON
+import Testing
 
 enum Corpus {
     /// `../shared/corpus` beside the package root, or nil when absent.
@@ -96,10 +97,38 @@ struct StreamOutcome {
     var snapshots: Int
 }
 
+/// Feeds `bytes` under `chunking`. A whole-stream run (the default) also
+/// replays the stream at chunk sizes 1, 2, 3, 7, 64 and random and records
+/// an issue if any of them ends differently, so every fixture checks that.
 func runStream(
     _ bytes: [UInt8], chunking: Chunking = .whole,
     options: MessageAccumulatorOptions = MessageAccumulatorOptions(allowsSequentialMessages: true),
+    checkChunkings: Bool = true,
+    sourceLocation: SourceLocation = #_sourceLocation,
     onSnapshot: (MessageSnapshot) -> Void = { _ in }
+) -> StreamOutcome {
+    let outcome = _runStream(bytes, chunking: chunking, options: options, onSnapshot: onSnapshot)
+    if chunking == .whole && checkChunkings {
+        let reference = outcome.summary
+        for other in Chunking.allCases where other != .whole {
+            let summary = _runStream(bytes, chunking: other, options: options) { _ in }.summary
+            #expect(summary == reference, "chunking \(other) changed the outcome", sourceLocation: sourceLocation)
+        }
+    }
+    return outcome
+}
+
+extension StreamOutcome {
+    /// What must not depend on chunking: messages, error, snapshot count.
+    var summary: [String] {
+        completed.map { $0.messageJSON().compactJSON } + [last?.messageJSON().compactJSON ?? "-",
+            error.map { "\($0)" } ?? "-", "\(snapshots)"]
+    }
+}
+
+private func _runStream(
+    _ bytes: [UInt8], chunking: Chunking, options: MessageAccumulatorOptions,
+    onSnapshot: (MessageSnapshot) -> Void
 ) -> StreamOutcome {
     var accumulator = MessageAccumulator(options: options)
     var count = 0
