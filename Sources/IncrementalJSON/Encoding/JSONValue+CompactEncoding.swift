@@ -17,7 +17,7 @@ extension JSONValue {
         switch kind {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let number): out.append(contentsOf: number.text.utf8)
+        case .number(let number): number._withUTF8 { out.append(contentsOf: $0) }
         case .string(let text): _encodeString(text, into: &out)
         case .array(let array):
             out.append(UInt8(ascii: "["))

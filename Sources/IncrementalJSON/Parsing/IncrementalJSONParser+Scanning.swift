@@ -131,14 +131,14 @@ extension IncrementalJSONParser {
             return
         }
         guard state.isTerminal else { throw _fail(.invalidNumber, at: i) }
-        let text: String
+        let number: JSONNumber
         if _token.isEmpty {
-            text = String(decoding: run, as: UTF8.self)
+            number = JSONNumber(_unchecked: run)
         } else {
             _token.append(contentsOf: run)
-            text = String(decoding: _token, as: UTF8.self)
+            number = _token.withUnsafeBufferPointer { JSONNumber(_unchecked: $0) }
         }
-        _emit(JSONValue(.number(JSONNumber(_unchecked: text))))
+        _emit(JSONValue(.number(number)))
     }
 
     /// Matches `true`, `false` or `null`, possibly across chunks.

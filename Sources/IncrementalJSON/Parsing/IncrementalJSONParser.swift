@@ -66,6 +66,12 @@ public struct IncrementalJSONParser: Sendable {
     var _literal: _Literal = .true
     var _matched = 0
 
+    /// Per depth, the child count of the container that last closed there.
+    /// Siblings tend to have the same shape (an array of records), so a new
+    /// container reserves that many slots up front: one exact allocation
+    /// instead of a series of doublings that leave slack behind.
+    var _sizeHints: [Int] = []
+
     public init(options: JSONParserOptions = .init()) {
         self.options = options
     }
@@ -112,7 +118,7 @@ public struct IncrementalJSONParser: Sendable {
     public mutating func finish() throws(JSONParseError) -> JSONValue {
         if let failure = _failure { throw failure }
         if _state == .number && _stack.isEmpty && _number.isTerminal {
-            _emit(.number(JSONNumber(_unchecked: String(decoding: _token, as: UTF8.self))))
+            _emit(.number(_token.withUnsafeBufferPointer { JSONNumber(_unchecked: $0) }))
         }
         if _state == .done, let root = _root { return root }
         throw _fail(.unexpectedEnd, at: 0)
@@ -174,12 +180,25 @@ public struct IncrementalJSONParser: Sendable {
     }
 
     mutating func _push(isObject: Bool, at index: Int) throws(JSONParseError) {
-        if _stack.count >= options.maxDepth { throw _fail(.depthLimitExceeded(options.maxDepth), at: index) }
-        _stack.append(_Frame(isObject: isObject))
+        let depth = _stack.count
+        if depth >= options.maxDepth { throw _fail(.depthLimitExceeded(options.maxDepth), at: index) }
+        var frame = _Frame(isObject: isObject)
+        if depth < _sizeHints.count {
+            let hint = _sizeHints[depth]
+            if hint > 0 {
+                if isObject { frame.members.reserveCapacity(hint) } else { frame.elements.reserveCapacity(hint) }
+            }
+        }
+        _stack.append(frame)
     }
 
     mutating func _close() {
         guard let frame = _stack.popLast() else { return }
+        let depth = _stack.count
+        let count = frame.isObject ? frame.members.count : frame.elements.count
+        while _sizeHints.count <= depth { _sizeHints.append(0) }
+        // Capped: a huge sibling should not make every later one reserve as much.
+        _sizeHints[depth] = Swift.min(count, 256)
         if frame.isObject {
             _emit(JSONValue(.object(JSONObject(_finished: frame.members, open: nil))))
         } else {

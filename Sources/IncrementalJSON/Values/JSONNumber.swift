@@ -7,6 +7,13 @@
 // integer) throws instead of returning a rounded value. `double()` is the one
 // conversion that rounds (that is what a `Double` is), but it still throws
 // when the value overflows to infinity.
+//
+// Representation: number text of up to 16 bytes (nearly every number a
+// model writes, 64-bit ids included) sits inline in two words, zero-padded
+// (number text never holds a NUL byte, so the padding also gives the
+// length). Only longer text is a `String`. Parsing a number thus costs a
+// 16-byte copy, no allocation and no UTF-8 decoding; `text` decodes on
+// demand.
 
 import Foundation
 
@@ -30,8 +37,17 @@ public enum JSONNumberError: Error, Sendable, Hashable, CustomStringConvertible 
 /// Equality and hashing compare the text, so `1.0` and `1` are different
 /// numbers here (as they are different JSON texts).
 public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    var _storage: _NumberText
+
     /// The exact number text, valid RFC 8259 number grammar.
-    public let text: String
+    ///
+    /// - Complexity: O(length); decodes (no allocation up to 15 bytes).
+    public var text: String {
+        switch _storage {
+        case .inline: _withUTF8 { String(decoding: $0, as: UTF8.self) }
+        case .long(let text): text
+        }
+    }
 
     /// A number from its text; nil unless `text` is an RFC 8259 number
     /// (no leading `+`, no leading zeros, no `.5`, no `1.`, no hex, no NaN).
@@ -39,27 +55,64 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         var copy = text
         let valid = copy.withUTF8 { _isValidNumberText($0) }
         guard valid else { return nil }
-        self.text = text
+        self.init(_unchecked: text)
     }
 
     /// A number whose text the caller guarantees to be valid.
-    init(_unchecked text: String) { self.text = text }
+    init(_unchecked text: String) {
+        var copy = text
+        let inline = copy.withUTF8 { _NumberText(inlining: $0) }
+        _storage = inline ?? .long(text)
+    }
+
+    /// A number whose UTF-8 text the caller guarantees to be valid.
+    @inline(__always)
+    init(_unchecked bytes: UnsafeBufferPointer<UInt8>) {
+        _storage = _NumberText(inlining: bytes) ?? .long(String(decoding: bytes, as: UTF8.self))
+    }
 
     /// The number with `value`'s decimal text.
-    public init(_ value: Int) { text = String(value) }
+    public init(_ value: Int) { self.init(_unchecked: String(value)) }
 
     /// The number with `value`'s shortest round-tripping text.
     ///
     /// JSON has no NaN or infinity: NaN becomes `0` and ±infinity the largest
     /// finite `Double` of that sign, so the result is always valid JSON.
     public init(_ value: Double) {
-        if value.isNaN { text = "0"; return }
+        if value.isNaN { self.init(_unchecked: "0"); return }
         let finite = value.isInfinite ? (value < 0 ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude) : value
         // Swift prints e.g. "1e-07", "1.0", "5e+20": all valid JSON numbers.
-        text = "\(finite)"
+        self.init(_unchecked: "\(finite)")
     }
 
     public var description: String { text }
+
+    /// Calls `body` with the number's UTF-8 text, without allocating.
+    func _withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch _storage {
+        case .inline(let low, let high):
+            var words = (low, high)
+            let count = _NumberText.inlineCount(low, high)
+            return withUnsafeBytes(of: &words) { raw in
+                body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
+            }
+        case .long(var text):
+            return text.withUTF8(body)
+        }
+    }
+
+    public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+        switch (lhs._storage, rhs._storage) {
+        case (.inline(let a0, let a1), .inline(let b0, let b1)): a0 == b0 && a1 == b1
+        case (.long(let a), .long(let b)): a == b
+        // Text of up to 16 bytes is always inline, so the forms never match.
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        _withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 
     // MARK: Conversions
 
@@ -106,8 +159,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// Sign and magnitude of an integral value, exactly, or an error.
     private func _integer(typeName: String) throws(JSONNumberError) -> (negative: Bool, magnitude: UInt64) {
-        var copy = text
-        let parts = copy.withUTF8 { _decompose($0) }
+        let parts = _withUTF8 { _decompose($0) }
         guard let parts else { throw .notAnInteger(text) }
         // Value = digits × 10^exponent with `digits` stripped of trailing zeros.
         var digits = parts.digits[...]
@@ -130,6 +182,36 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
             value = times10
         }
         return (parts.negative, value)
+    }
+}
+
+/// Number text stored inline (up to 16 bytes, zero-padded, in memory order)
+/// or, when longer, as a `String`.
+enum _NumberText: Sendable {
+    case inline(UInt64, UInt64)
+    case long(String)
+
+    /// The inline form of `bytes`, or nil when they do not fit.
+    @inline(__always)
+    init?(inlining bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= 16, let base = bytes.baseAddress else {
+            if bytes.isEmpty { self = .inline(0, 0); return }
+            return nil
+        }
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { raw in
+            raw.baseAddress?.copyMemory(from: base, byteCount: bytes.count)
+        }
+        self = .inline(words.0, words.1)
+    }
+
+    /// Length of inline text: the bytes before the zero padding.
+    @inline(__always)
+    static func inlineCount(_ low: UInt64, _ high: UInt64) -> Int {
+        // Little-endian values put memory byte i at bits 8i...8i+7.
+        let low = UInt64(littleEndian: low), high = UInt64(littleEndian: high)
+        if high != 0 { return 16 - high.leadingZeroBitCount / 8 }
+        return 8 - low.leadingZeroBitCount / 8
     }
 }
 
