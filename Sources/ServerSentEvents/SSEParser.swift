@@ -214,7 +214,13 @@ public struct SSEParser: Sendable {
         if _lineBuffer.count + range.count > _limits.maxLineBytes {
             throw SSEError(reason: .lineTooLong(limit: _limits.maxLineBytes), offset: _lineStartOffset + _limits.maxLineBytes)
         }
-        _lineBuffer.append(contentsOf: _bytes(chunk, range))
+        if range.count <= 8 {
+            // Tiny pieces (a stream fed byte by byte): the generic bulk
+            // append costs more than the bytes themselves.
+            for index in range { _lineBuffer.append(chunk[index]) }
+        } else {
+            _lineBuffer.append(contentsOf: _bytes(chunk, range))
+        }
     }
 }
 
