@@ -49,7 +49,7 @@ extension JSONValue {
 /// Writes `text` as a JSON string literal.
 func _encodeString(_ text: AppendOnlyText, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    text.utf8.withUnsafeBufferPointer { bytes in
+    text.withUTF8 { bytes in
         let end = _completeCharacterPrefix(bytes)
         var runStart = 0
         var i = 0

@@ -7,57 +7,150 @@
 // inside a multi-byte character, so `string` decodes a trailing partial
 // character as nothing (it appears once its last byte has arrived) rather
 // than as U+FFFD.
+//
+// Representation: text of up to 15 bytes (most keys' values, enum cases,
+// short names) lives inline in two words (the bytes, then the count in the
+// last byte), so it costs no allocation at all; a copy of it is a copy of
+// the bytes, which is as cheap as sharing. The first append past 15 bytes
+// moves the text into shared storage, where it stays.
 
 /// UTF-8 text that only grows, whose copies share storage.
 ///
 /// - Complexity: Copying O(1); `append` amortised O(bytes); `string` O(count).
-public struct AppendOnlyText: Sendable, Hashable {
+public struct AppendOnlyText: Sendable {
+    var _storage: _TextStorage
+
     /// The UTF-8 bytes of the text.
-    public private(set) var utf8: AppendOnlyArray<UInt8>
+    ///
+    /// - Complexity: O(1) for shared text; inline text (up to 15 bytes) is
+    ///   copied into a new array. ``withUTF8(_:)`` never copies.
+    public var utf8: AppendOnlyArray<UInt8> {
+        switch _storage {
+        case .shared(let bytes): bytes
+        case .inline: withUTF8 { AppendOnlyArray($0) }
+        }
+    }
 
     /// Empty text.
-    public init() { utf8 = AppendOnlyArray() }
+    public init() { _storage = .inline(0, 0) }
 
     /// Text holding the UTF-8 encoding of `string`.
     public init(_ string: String) {
-        utf8 = AppendOnlyArray()
+        self.init()
         append(string)
     }
 
     /// Number of UTF-8 bytes.
-    public var utf8Count: Int { utf8.count }
-    public var isEmpty: Bool { utf8.count == 0 }
+    public var utf8Count: Int {
+        switch _storage {
+        case .shared(let bytes): bytes.count
+        case .inline(let low, let high): _TextStorage.inlineCount(low, high)
+        }
+    }
+
+    public var isEmpty: Bool { utf8Count == 0 }
+
+    /// Calls `body` with the UTF-8 bytes, without copying.
+    public func withUTF8<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        switch _storage {
+        case .shared(let bytes):
+            return try bytes.withUnsafeBufferPointer(body)
+        case .inline(let low, let high):
+            var words = (low, high)
+            let count = _TextStorage.inlineCount(low, high)
+            return try withUnsafeBytes(of: &words) { (raw) throws(E) -> R in
+                try body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
+            }
+        }
+    }
 
     /// Appends UTF-8 bytes (which may end inside a character).
     public mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        utf8.append(contentsOf: bytes)
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        switch _storage {
+        case .shared(var shared):
+            // Drop this value's reference first so the array is not copied.
+            _storage = .inline(0, 0)
+            shared.append(contentsOf: bytes)
+            _storage = .shared(shared)
+        case .inline(let low, let high):
+            let count = _TextStorage.inlineCount(low, high)
+            let total = count + bytes.count
+            var words = (low, high)
+            if total <= _TextStorage.inlineCapacity {
+                withUnsafeMutableBytes(of: &words) { raw in
+                    guard let base = raw.baseAddress else { return }
+                    (base + count).copyMemory(from: source, byteCount: bytes.count)
+                    raw[_TextStorage.inlineCapacity] = UInt8(total)
+                }
+                _storage = .inline(words.0, words.1)
+                return
+            }
+            var shared = AppendOnlyArray<UInt8>()
+            shared.reserveCapacity(total)
+            withUnsafeBytes(of: &words) { raw in
+                shared.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
+            }
+            shared.append(contentsOf: bytes)
+            _storage = .shared(shared)
+        }
     }
 
     /// Appends UTF-8 bytes (which may end inside a character).
     public mutating func append(utf8 bytes: some Sequence<UInt8>) {
-        utf8.append(contentsOf: bytes)
+        let done: Void? = bytes.withContiguousStorageIfAvailable { append(utf8: $0) }
+        if done != nil { return }
+        let copy = Array(bytes)
+        copy.withUnsafeBufferPointer { append(utf8: $0) }
     }
 
     /// Appends a string.
     public mutating func append(_ string: String) {
         var string = string
-        string.withUTF8 { utf8.append(contentsOf: $0) }
+        string.withUTF8 { append(utf8: $0) }
     }
 
     /// The text, decoded. A character cut off at the end (its last bytes not
     /// yet arrived) is left out; any other invalid sequence becomes U+FFFD.
     public var string: String {
-        utf8.withUnsafeBufferPointer { bytes in
+        withUTF8 { bytes in
             String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<_completeCharacterPrefix(bytes)]), as: UTF8.self)
         }
     }
 
     /// True when the text ends in the middle of a UTF-8 sequence.
     public var endsInsideCharacter: Bool {
-        utf8.withUnsafeBufferPointer { _completeCharacterPrefix($0) != $0.count }
+        withUTF8 { _completeCharacterPrefix($0) != $0.count }
     }
 }
 
+/// Inline bytes (up to 15, then the count in memory byte 15) or shared storage.
+enum _TextStorage: Sendable {
+    case inline(UInt64, UInt64)
+    case shared(AppendOnlyArray<UInt8>)
+
+    static let inlineCapacity = 15
+
+    @inline(__always)
+    static func inlineCount(_ low: UInt64, _ high: UInt64) -> Int {
+        var words = (low, high)
+        return withUnsafeBytes(of: &words) { Int($0[inlineCapacity]) }
+    }
+}
+
+extension AppendOnlyText: Hashable {
+    public static func == (lhs: AppendOnlyText, rhs: AppendOnlyText) -> Bool {
+        if case .shared(let a) = lhs._storage, case .shared(let b) = rhs._storage { return a == b }
+        return lhs.withUTF8 { a in rhs.withUTF8 { b in a.elementsEqual(b) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        }
+    }
+}
 /// Length of `bytes` without a trailing, possibly-unfinished UTF-8 sequence.
 func _completeCharacterPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let n = bytes.count

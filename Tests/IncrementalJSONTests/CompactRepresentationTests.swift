@@ -1,0 +1,65 @@
+// Inline forms: short text and number text live in the value itself, and
+// must behave exactly like the shared/String forms at and across the limits.
+
+import Testing
+@testable import IncrementalJSON
+
+@Suite struct CompactRepresentationTests {
+    /// Text grows inline up to 15 bytes, then moves to shared storage once;
+    /// every prefix snapshot keeps its own content either way.
+    @Test func textCrossesTheInlineLimit() {
+        var text = AppendOnlyText()
+        var snapshots: [AppendOnlyText] = [text]
+        for index in 0..<40 {
+            text.append(String(UnicodeScalar(UInt8(ascii: "a") + UInt8(index % 26))))
+            snapshots.append(text)
+        }
+        for (count, snapshot) in snapshots.enumerated() {
+            #expect(snapshot.utf8Count == count)
+            #expect(Array(snapshot.utf8) == Array(text.string.utf8.prefix(count)))
+            if case .inline = snapshot._storage { #expect(count <= 15) } else { #expect(count > 15) }
+        }
+        #expect(snapshots[15] != snapshots[16])
+        #expect(AppendOnlyText("abc") == AppendOnlyText(stringLiteral: "abc"))
+    }
+
+    /// Equal texts are equal and hash alike whatever their form.
+    @Test func inlineAndSharedTextCompareByBytes() {
+        var shared = AppendOnlyText(String(repeating: "x", count: 20) + "\u{0}")
+        let long = AppendOnlyText(String(repeating: "x", count: 20) + "\u{0}")
+        #expect(shared == long)
+        #expect(shared.hashValue == long.hashValue)
+        shared.append("y")
+        #expect(shared != long)
+        // NUL bytes and a character cut at the inline boundary.
+        var cut = AppendOnlyText("\u{0}\u{0}abcdefghijkl")  // 14 bytes
+        cut.append(utf8: [0xE6])
+        #expect(cut.utf8Count == 15 && cut.endsInsideCharacter && cut.string == "\u{0}\u{0}abcdefghijkl")
+        cut.append(utf8: [0x97, 0xA5])
+        #expect(!cut.endsInsideCharacter && cut.string == "\u{0}\u{0}abcdefghijkl\u{65E5}")
+    }
+
+    /// Number text of 16 bytes is inline, 17 is a String; both round-trip.
+    @Test func numberTextAtTheInlineLimit() throws {
+        for text in ["0", "-1", "1234567890123456", "-123456789012345", "12345678901234567", "1.5e-300000000000000"] {
+            let number = try #require(JSONNumber(text: text))
+            #expect(number.text == text)
+            if case .inline = number._storage { #expect(text.utf8.count <= 16) } else { #expect(text.utf8.count > 16) }
+            let parsed = try JSONValue.parse(text)
+            #expect(parsed.numberValue == number)
+            #expect(parsed.numberValue?.hashValue == number.hashValue)
+            #expect(parsed.compactJSON == text)
+        }
+        #expect(JSONNumber(text: "1") != JSONNumber(text: "10"))
+        #expect(try JSONNumber(text: "9007199254740993")?.int64() == 9_007_199_254_740_993)
+    }
+
+    /// Sibling containers reserve the previous sibling's size; a shorter or
+    /// longer one must still hold exactly its own children.
+    @Test func siblingSizeHintsDoNotLeak() throws {
+        let value = try JSONValue.parse(#"[[1,2,3],[4],[],[5,6,7,8,9],{"a":1,"b":2},{"c":3},{}]"#)
+        #expect(value.compactJSON == #"[[1,2,3],[4],[],[5,6,7,8,9],{"a":1,"b":2},{"c":3},{}]"#)
+        #expect(value[2]?.arrayValue?.count == 0)
+        #expect(value[5]?.objectValue?.keys == ["c"])
+    }
+}
