@@ -123,7 +123,6 @@ struct FaultTests {
 
     @Test func stallPastTheIdleTimeout() async throws {
         try await withLoopbackServer { server in
-            let start = ContinuousClock.now
             let error = await failure(loopbackClient(server, "fault/stall/\(recording)", idleTimeout: 1))
             guard case .idleTimeout(let seconds, let snapshot) = error else {
                 Issue.record("expected an idle timeout, got \(String(describing: error))")
@@ -131,9 +130,10 @@ struct FaultTests {
             }
             #expect(seconds == 1)
             #expect(snapshot != nil)
-            // The server stalls for 30 s: ending well before that proves the
-            // idle timer fired (the bound is loose for loaded machines).
-            #expect(ContinuousClock.now - start < .seconds(20))
+            // The server stalls for 30 s and then drops the connection, which
+            // would be `.connectionLost`: an idle timeout can only come from
+            // the idle timer. No wall-clock bound: when CPU-bound tests fill
+            // the cooperative pool, resuming this task can take a minute.
         }
     }
 
@@ -188,16 +188,15 @@ struct FaultTests {
                 }
             }
             try await Task.sleep(for: .milliseconds(300))
-            let start = ContinuousClock.now
             consumer.cancel()
             let error = await consumer.value
             guard case .cancelled = error else {
                 Issue.record("expected cancellation, got \(String(describing: error))")
                 return
             }
-            // The slow route takes about 12 s in full; cancelling ends it
-            // long before (the bound is loose for loaded machines).
-            #expect(ContinuousClock.now - start < .seconds(5))
+            // Without cancellation the slow route (~12 s) would end the loop
+            // normally with no error; `.cancelled` means the cancel ended it.
+            // No wall-clock bound, for the reason given in the stall test.
         }
     }
 
