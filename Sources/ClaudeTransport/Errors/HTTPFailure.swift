@@ -81,6 +81,19 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
             retryAfter: header("retry-after").flatMap { Self.parseRetryAfter($0, now: now) })
     }
 
+    /// Maps an error answer the way the client reports it: every text that
+    /// came from the server (message, error type, request id) has each of
+    /// `secrets` replaced by `<redacted>`, so a relay that echoes the key
+    /// into any of them cannot leak it into a log.
+    ///
+    /// - Complexity: O(body size × secrets).
+    public init(status: Int, headers: [String: String], body: [UInt8], redacting secrets: [String], now: Date = Date()) {
+        self.init(status: status, headers: headers, body: body, now: now)
+        message = message.map { _redacting($0, secrets: secrets) }
+        errorType = errorType.map { _redacting($0, secrets: secrets) }
+        requestID = requestID.map { _redacting($0, secrets: secrets) }
+    }
+
     static func _kind(status: Int, errorType: String?, message: String?) -> Kind {
         switch status {
         case 400:

@@ -56,9 +56,7 @@ extension MessagesClient {
         }
         let (status, headers, body) = try await _fetch(request)
         guard (200..<300).contains(status) else {
-            var failure = HTTPFailure(status: status, headers: headers, body: body)
-            failure.message = failure.message.map { _redacting($0, secrets: credentials._secrets) }
-            throw .http(failure)
+            throw .http(HTTPFailure(status: status, headers: headers, body: body, redacting: credentials._secrets))
         }
         guard let value = try? JSONValue.parse(body), let capabilities = value["capabilities"], value["id"] != nil else {
             throw .invalidResponse("the Models API answer has no id or capabilities")

@@ -133,9 +133,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             case .streaming:
                 return .failedStreaming(state.accumulator.snapshot)
             case .collectingError(let status, let headers, let body):
-                var failure = HTTPFailure(status: status, headers: headers, body: body)
-                failure.message = failure.message.map { _redacting($0, secrets: secrets) }
-                return .httpFailure(failure)
+                return .httpFailure(HTTPFailure(status: status, headers: headers, body: body, redacting: secrets))
             case .waiting:
                 return .failedBeforeResponse
             }
