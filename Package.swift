@@ -26,6 +26,9 @@ let package = Package(
         .executable(name: "fuzz-sse", targets: ["fuzz-sse"]),
         .executable(name: "fuzz-json", targets: ["fuzz-json"]),
         .executable(name: "fuzz-accumulator", targets: ["fuzz-accumulator"]),
+        .executable(name: "fuzz-typed", targets: ["fuzz-typed"]),
+        .executable(name: "fuzz-replay", targets: ["fuzz-replay"]),
+        .executable(name: "fuzz-transport-frames", targets: ["fuzz-transport-frames"]),
     ],
     targets: [
         // MARK: Library modules
@@ -55,22 +58,25 @@ let package = Package(
         // `swift test` replays the regression corpus through the same code.
         .target(
             name: "FuzzProperties",
-            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming"],
+            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
             path: "Fuzz/FuzzProperties",
             swiftSettings: strict),
         .executableTarget(name: "fuzz-sse", dependencies: ["FuzzProperties"], path: "Fuzz/sse/Entry", swiftSettings: strict),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzProperties"], path: "Fuzz/json/Entry", swiftSettings: strict),
         .executableTarget(name: "fuzz-accumulator", dependencies: ["FuzzProperties"], path: "Fuzz/accumulator/Entry", swiftSettings: strict),
+        .executableTarget(name: "fuzz-typed", dependencies: ["FuzzProperties"], path: "Fuzz/typed/Entry", swiftSettings: strict),
+        .executableTarget(name: "fuzz-replay", dependencies: ["FuzzProperties"], path: "Fuzz/replay/Entry", swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-transport-frames", dependencies: ["FuzzProperties"], path: "Fuzz/transport-frames/Entry",
+            swiftSettings: strict),
 
         // MARK: Tests
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),
         .testTarget(
-            name: "ClaudeStreamingTests",
-            dependencies: ["ClaudeStreaming", "FuzzProperties"],
-            resources: [.copy("Fixtures")],
-            swiftSettings: strict),
-        .testTarget(name: "ClaudeTransportTests", dependencies: ["ClaudeTransport"], resources: [.copy("Server")], swiftSettings: strict),
+            name: "ClaudeTransportTests", dependencies: ["ClaudeTransport", "FuzzProperties"], resources: [.copy("Server")], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

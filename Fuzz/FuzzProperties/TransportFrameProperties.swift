@@ -1,0 +1,129 @@
+// Fuzz property for the transport's HTTP error mapping: whatever status,
+// headers and body a server (or a relay, or a proxy's error page) answers
+// with, `HTTPFailure(status:headers:body:redacting:now:)` (what the client
+// reports) must
+// - not trap;
+// - never show the API key: not in `description`, not in the
+//   `TransportError` wrapping it, not in any field, compared as UTF-8 bytes
+//   (a key followed by a combining mark is still the key's bytes on screen);
+// - map the status to its kind by the documented table, and call exactly
+//   429, 529 and a 5xx `overloaded_error` retryable;
+// - read `retry-after` totally: nil or a finite number of seconds >= 0, and
+//   a plain decimal (`12`, ` 1.5 `) as exactly that number.
+//
+// Input layout: byte 0 picks the status (from the statuses the API uses, or
+// with byte 1 any number 0...999), then header lines `name: value` separated
+// by LF up to the first NUL byte, then the body. `@K` anywhere is replaced by
+// the key so the fuzzer reaches echoes of it cheaply.
+
+import ClaudeTransport
+import Foundation
+
+public enum TransportFrameFuzzProperty {
+    /// The secret the fuzzer tries to leak.
+    public static let apiKey = "sk-ant-api03-fuzzKEY_0123456789abcdef-XYZ"
+    static let statuses = [400, 401, 403, 404, 413, 429, 500, 503, 529, 418, 200, 302]
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Returns nil when the property holds, else a description of the failure.
+    public static func check(_ input: UnsafeRawBufferPointer) -> String? {
+        guard input.count >= 2 else { return nil }
+        let status = input[0] & 0x80 == 0
+            ? statuses[Int(input[0]) % statuses.count]
+            : (Int(input[0] & 0x7F) << 8 | Int(input[1])) % 1000
+        let rest = Array(withKey(Array(input[2...])))
+        let split = rest.firstIndex(of: 0) ?? rest.endIndex
+        let headers = parseHeaders(rest[..<split])
+        let body = Array(rest[min(rest.endIndex, split + 1)...])
+        return check(status: status, headers: headers, body: body)
+    }
+
+    /// The properties for one answer.
+    public static func check(status: Int, headers: [String: String], body: [UInt8]) -> String? {
+        let failure = HTTPFailure(status: status, headers: headers, body: body, redacting: [apiKey], now: now)
+        let shown = [failure.description, TransportError.http(failure).description, String(reflecting: failure),
+                     failure.message ?? "", failure.errorType ?? "", failure.requestID ?? ""]
+        for text in shown where containsKey(text) {
+            return "the API key leaks into \(text.debugDescription)"
+        }
+        if failure.kind != expectedKind(status: status, failure: failure) {
+            return "status \(status) mapped to \(failure.kind)"
+        }
+        let retryable = status == 429 || status == 529 || (500...599).contains(status) && failure.errorType == "overloaded_error"
+        if failure.isRetryable != retryable { return "status \(status) retryable \(failure.isRetryable)" }
+        if let seconds = failure.retryAfter, !(seconds.isFinite && seconds >= 0) {
+            return "retry-after read as \(seconds)"
+        }
+        for value in headers.values {
+            if let failure = checkRetryAfter(value) { return failure }
+        }
+        return nil
+    }
+
+    /// `parseRetryAfter` is total and reads plain decimals exactly.
+    public static func checkRetryAfter(_ value: String) -> String? {
+        let parsed = HTTPFailure.parseRetryAfter(value, now: now)
+        if let parsed, !(parsed.isFinite && parsed >= 0) { return "retry-after \(value.debugDescription) read as \(parsed)" }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let decimal = !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2E }
+            && trimmed.utf8.filter { $0 == 0x2E }.count <= 1 && trimmed != "."
+        if decimal, let exact = Double(trimmed), parsed != exact {
+            return "retry-after \(value.debugDescription) read as \(parsed.map { "\($0)" } ?? "nil"), expected \(exact)"
+        }
+        return nil
+    }
+
+    static func expectedKind(status: Int, failure: HTTPFailure) -> HTTPFailure.Kind {
+        switch status {
+        case 400:
+            let text = (failure.message ?? "").lowercased()
+            let overflow = ["prompt is too long", "context window", "context_length", "context length"].contains { text.contains($0) }
+            return overflow ? .contextWindowExceeded : .badRequest
+        case 401: return .authentication
+        case 403: return .permission
+        case 404: return .notFound
+        case 413: return .requestTooLarge
+        case 429: return .rateLimited
+        case 529: return .overloaded
+        case 500...599: return failure.errorType == "overloaded_error" ? .overloaded : .server
+        default: return .other
+        }
+    }
+
+    public static func containsKey(_ text: String) -> Bool {
+        let key = Array(apiKey.utf8)
+        let bytes = Array(text.utf8)
+        guard bytes.count >= key.count else { return false }
+        return (0...(bytes.count - key.count)).contains { bytes[$0..<($0 + key.count)].elementsEqual(key) }
+    }
+
+    /// `@K` replaced by the key.
+    static func withKey(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "@"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "K") {
+                result.append(contentsOf: apiKey.utf8)
+                index += 2
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// `name: value` lines (LF-separated; a line without a colon is skipped;
+    /// a repeated name keeps its last value).
+    static func parseHeaders(_ bytes: ArraySlice<UInt8>) -> [String: String] {
+        var headers: [String: String] = [:]
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let name = String(decoding: line[..<colon], as: UTF8.self)
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
+            headers[name] = value
+        }
+        return headers
+    }
+}

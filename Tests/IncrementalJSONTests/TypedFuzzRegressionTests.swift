@@ -1,0 +1,55 @@
+// Replays the typed fuzz target's seeds and every input that ever failed it
+// (Fuzz/typed) through the property the fuzzer checks
+// (Fuzz/FuzzProperties/TypedProperties.swift), without libFuzzer.
+
+import Foundation
+import FuzzProperties
+import IncrementalJSON
+import Testing
+
+@Suite struct TypedFuzzRegressionTests {
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/typed")
+
+    static func inputs() -> [String] {
+        ["seeds", "regressions"].flatMap { sub -> [String] in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? []
+            return names.filter { $0 != "README" && !$0.hasPrefix(".") }.sorted().map { "\(sub)/\($0)" }
+        }
+    }
+
+    @Test func corpusIsPresent() {
+        #expect(Self.inputs().filter { $0.hasPrefix("seeds/") }.count >= 5)
+    }
+
+    @Test(arguments: inputs())
+    func propertyHolds(input: String) throws {
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent(input))
+        let failure = data.withUnsafeBytes { TypedFuzzProperty.check($0) }
+        #expect(failure == nil, "\(input): \(failure ?? "")")
+    }
+
+    /// The full seed really is a complete value, so the "complete iff full"
+    /// comparison is exercised on its positive side, at every chunk size.
+    @Test func fullSeedDecodesCompletely() throws {
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent("seeds/full_trip"))
+        let document = Array(data.dropFirst(5))
+        let value = try JSONValue.parse(document)
+        #expect(throws: Never.self) { try JSONValueDecoder(requireComplete: true).decode(FuzzTrip.self, from: value) }
+        for size in 1...9 {
+            let failure = document.withUnsafeBytes {
+                TypedFuzzProperty.compare(document: $0, sizes: [size], options: JSONParserOptions())
+            }
+            #expect(failure == nil, "size \(size): \(failure ?? "")")
+        }
+    }
+
+    /// A missing field makes the complete type fail; the property still holds
+    /// (the partial type is not full), and the seeds cover it.
+    @Test func missingFieldIsNotComplete() throws {
+        let value = try JSONValue.parse(#"{"destination":"Lyon","nights":2}"#)
+        #expect(throws: DecodingError.self) { try JSONValueDecoder(requireComplete: true).decode(FuzzTrip.self, from: value) }
+        #expect(throws: Never.self) { try JSONValueDecoder().decode(FuzzTrip.Partial.self, from: value) }
+    }
+}
