@@ -223,18 +223,30 @@ extension IncrementalJSONParser {
     @inline(__always)
     mutating func _appendString(_ bytes: UnsafePointer<UInt8>, _ count: Int, at index: Int) throws(JSONParseError) {
         guard count > 0 else { return }
-        let current = _stringIsKey ? _key.count : _text.utf8Count
+        let current = _stringIsKey ? _key.count : _text.utf8Count + _pendingText.count
         if let limit = options.maxStringBytes, count > limit - current {
             throw _fail(.stringLimitExceeded(limit), at: index + Swift.max(0, limit - current))
         }
         let run = UnsafeBufferPointer(start: bytes, count: count)
-        if _stringIsKey { _key.append(contentsOf: run) } else { _text.append(utf8: run) }
+        // Runs of a value string (split by escapes and multi-byte checks)
+        // gather in a parser-owned buffer and reach the shared text once per
+        // string or per chunk, not once per run.
+        if _stringIsKey { _key.append(contentsOf: run) } else { _pendingText.append(contentsOf: run) }
+    }
+
+    /// Moves the gathered runs of the open value string into its text, so
+    /// `value` sees them (called at the end of every chunk).
+    mutating func _flushPendingText() {
+        guard !_pendingText.isEmpty else { return }
+        _pendingText.withUnsafeBufferPointer { _text.append(utf8: $0) }
+        _pendingText.removeAll(keepingCapacity: true)
     }
 
     /// Closes the current string, whose last run is `bytes[0..<count]`.
     mutating func _endString(_ bytes: UnsafePointer<UInt8>, _ count: Int, at index: Int) throws(JSONParseError) {
         if !_stringIsKey {
             try _appendString(bytes, count, at: index)
+            _flushPendingText()
             let text = _text
             _text = AppendOnlyText()
             _emit(JSONValue(.string(text)))

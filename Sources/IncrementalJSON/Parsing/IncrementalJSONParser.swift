@@ -48,6 +48,8 @@ public struct IncrementalJSONParser: Sendable {
 
     // The current string: a value (shared text) or a key (private bytes).
     var _text = AppendOnlyText()
+    /// Bytes of the open value string not yet moved into `_text`.
+    var _pendingText: [UInt8] = []
     var _key: [UInt8] = []
     var _stringIsKey = false
     var _escape: _EscapeState = .none
@@ -90,6 +92,7 @@ public struct IncrementalJSONParser: Sendable {
             count = Swift.max(0, maxBytes - _consumed)
             limit = maxBytes
         }
+        defer { _flushPendingText() }
         try _consume(base.assumingMemoryBound(to: UInt8.self), count)
         if let limit { throw _fail(.sizeLimitExceeded(limit), at: 0) }
     }
