@@ -1,0 +1,125 @@
+// The command line as outside checks drive it: exit codes, output lines and
+// error messages of `replay`, `events` and `json`, run as a real process.
+
+import ClaudeStreaming
+import Foundation
+import Testing
+
+/// Runs the built `claude-stream` beside this test bundle.
+struct CLI {
+    static let executable: URL? = {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [here, here.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("claude-stream")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    }
+
+    static func run(_ arguments: [String], input: [UInt8]? = nil) throws -> Result {
+        guard let executable else { throw CocoaError(.fileNoSuchFile) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        if let input { inPipe.fileHandleForWriting.write(Data(input)) }
+        try inPipe.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).sse")
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+}
+
+@Suite(.enabled(if: CLI.executable != nil, "claude-stream is not built beside the tests"))
+struct CommandLineTests {
+    @Test func replayWithoutFilePlaysTheBundledRecording() throws {
+        let result = try CLI.run(["replay", "--speed", "0"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("web search: Lisbon weather forecast this weekend"))
+        #expect(result.stdout.contains("→ 2 results"))
+        #expect(result.stdout.contains("stop: tool_use"))
+        #expect(!result.stdout.contains("\u{1B}["), "no escape codes when stdout is not a terminal")
+    }
+
+    @Test func finalJSONIsTheSameUnderEveryChunking() throws {
+        let reference = try CLI.run(["replay", "--final-json"])
+        #expect(reference.status == 0)
+        #expect(reference.lines.count == 1)
+        var accumulator = MessageAccumulator()
+        _ = try accumulator.feed(DemoRecording.bytes)
+        #expect(reference.lines.first == (try accumulator.finish()).messageJSON().compactJSON)
+        for flags in [["--chunk", "1"], ["--chunks", "3,1,7"], ["--random-chunks", "42"]] {
+            let chunked = try CLI.run(["replay", "--final-json"] + flags)
+            #expect(chunked.stdout == reference.stdout, "\(flags)")
+        }
+    }
+
+    @Test func incompleteStreamExitsThreeAndStillPrints() throws {
+        let cut = Array(DemoRecording.bytes.prefix(2000))
+        let result = try CLI.run(["replay", "--final-json", try CLI.temporaryFile(cut)])
+        #expect(result.status == 3)
+        #expect(result.lines.count == 1)
+        #expect(result.stderr.contains("stream ended before message_stop"))
+    }
+
+    @Test func protocolErrorExitsOneWithPlace() throws {
+        let start = #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}"#
+        let bytes = Array("data: \(start)\n\ndata: \(start)\n\n".utf8)
+        let result = try CLI.run(["replay", "--final-json", try CLI.temporaryFile(bytes)])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("event 1, offset "))
+        #expect(result.stderr.contains("message_start before the previous message_stop"))
+    }
+
+    @Test func eventsPrintsOneLinePerEvent() throws {
+        let result = try CLI.run(["events"], input: Array("event: a\ndata: x\nid: 7\nretry: 15\n\ndata: y\n\n".utf8))
+        #expect(result.status == 0)
+        #expect(result.lines == [
+            #"{"event":"a","data":"x","id":"7","retry":15}"#,
+            #"{"event":null,"data":"y","id":"7","retry":null}"#,
+        ])
+        let count = try CLI.run(["events", "--count", "--chunk", "1"], input: DemoRecording.bytes)
+        let events = DemoRecording.sse.components(separatedBy: "\n\n").filter { !$0.isEmpty }.count
+        #expect(count.lines == ["\(events) events \(DemoRecording.bytes.count) bytes"])
+    }
+
+    @Test func eventsLimitErrorExitsOne() throws {
+        let result = try CLI.run(["events", "--max-line", "8"], input: Array("data: far too long\n\n".utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("offset "))
+    }
+
+    @Test func jsonValidatesAndReportsOffsets() throws {
+        let valid = try CLI.run(["json"], input: Array(#" { "a" : [1, 2.50, "x"] } "#.utf8))
+        #expect(valid.status == 0)
+        #expect(valid.lines == [#"{"a":[1,2.50,"x"]}"#])
+        let invalid = try CLI.run(["json"], input: Array(#"{"a": tru}"#.utf8))
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.hasPrefix("offset "))
+    }
+
+    @Test func unknownCommandIsAUsageError() throws {
+        let result = try CLI.run(["frobnicate"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("usage: claude-stream"))
+    }
+}
