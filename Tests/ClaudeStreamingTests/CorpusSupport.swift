@@ -4,6 +4,7 @@
 
 import ClaudeStreaming
 import Foundation
+import FuzzProperties
 import IncrementalJSON
 import Testing
 
@@ -63,7 +64,7 @@ enum Chunking: CustomStringConvertible, CaseIterable {
         case .seven: fixed = 7
         case .sixtyFour: fixed = 64
         case .random:
-            var generator = TestRandom(seed: UInt64(bytes.count))
+            var generator = SplitMix64(seed: UInt64(bytes.count))
             var result: [ArraySlice<UInt8>] = []
             var offset = 0
             while offset < bytes.count {
@@ -74,18 +75,6 @@ enum Chunking: CustomStringConvertible, CaseIterable {
             return result
         }
         return stride(from: 0, to: bytes.count, by: fixed).map { bytes[$0..<min(bytes.count, $0 + fixed)] }
-    }
-}
-
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x1234_5678 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

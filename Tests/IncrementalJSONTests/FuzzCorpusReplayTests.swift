@@ -38,7 +38,7 @@ import FuzzProperties
     }
 
     @Test func fuzzPropertyOnRandomInputs() {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let alphabet = Array(#"{}[]:,"\ u0123456789abcdefDE.-+eE truefalsnl"#.utf8) + [0xC3, 0xA9, 0xF0, 0x9F, 0x98, 0x80, 0xED, 0xA0, 0x0A]
         for _ in 0..<3_000 {
             let length = Int.random(in: 0...40, using: &rng)

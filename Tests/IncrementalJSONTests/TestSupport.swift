@@ -3,6 +3,7 @@
 // recorded Messages API streams.
 
 import Foundation
+import FuzzProperties
 import IncrementalJSON
 
 enum Corpus {
@@ -24,23 +25,10 @@ enum Corpus {
     static func bytes(_ url: URL) -> [UInt8] { (try? Data(contentsOf: url)).map { Array($0) } ?? [] }
 }
 
-/// A small deterministic generator (SplitMix64) for random chunkings.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Chunk sizes covering `count` bytes: fixed size, or random 1...maxSize.
 func chunkSizes(count: Int, fixed: Int? = nil, seed: UInt64 = 1, maxSize: Int = 16) -> [Int] {
     var sizes: [Int] = []
-    var rng = SplitMix(seed: seed)
+    var rng = SplitMix64(seed: seed)
     var total = 0
     while total < count {
         let size = min(count - total, fixed ?? Int.random(in: 1...maxSize, using: &rng))
