@@ -121,6 +121,10 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 { return seconds }
+        // An HTTP date is short printable ASCII. Anything else never reaches
+        // DateFormatter: on Linux it traps on some non-ASCII text (a
+        // combining mark, found by fuzz-transport-frames).
+        guard trimmed.utf8.count <= 64, trimmed.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
