@@ -9,24 +9,13 @@ import FuzzProperties
 import Testing
 
 @Suite struct ReplayFuzzRegressionTests {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz/replay")
-
-    static func inputs() -> [String] {
-        ["seeds", "regressions"].flatMap { sub -> [String] in
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? []
-            return names.filter { $0 != "README" && !$0.hasPrefix(".") }.sorted().map { "\(sub)/\($0)" }
-        }
-    }
-
     @Test func corpusIsPresent() {
-        #expect(Self.inputs().filter { $0.hasPrefix("seeds/") }.count >= 5)
+        #expect(FuzzCorpus.inputs("replay").filter { $0.hasPrefix("seeds/") }.count >= 5)
     }
 
-    @Test(arguments: inputs())
+    @Test(arguments: FuzzCorpus.inputs("replay"))
     func propertyHolds(input: String) throws {
-        let data = try Data(contentsOf: Self.folder.appendingPathComponent(input))
+        let data = try FuzzCorpus.bytes("replay", input)
         let failure = data.withUnsafeBytes { ReplayFuzzProperty.check($0) }
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }

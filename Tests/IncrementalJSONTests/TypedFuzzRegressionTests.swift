@@ -8,24 +8,13 @@ import IncrementalJSON
 import Testing
 
 @Suite struct TypedFuzzRegressionTests {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz/typed")
-
-    static func inputs() -> [String] {
-        ["seeds", "regressions"].flatMap { sub -> [String] in
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? []
-            return names.filter { $0 != "README" && !$0.hasPrefix(".") }.sorted().map { "\(sub)/\($0)" }
-        }
-    }
-
     @Test func corpusIsPresent() {
-        #expect(Self.inputs().filter { $0.hasPrefix("seeds/") }.count >= 5)
+        #expect(FuzzCorpus.inputs("typed").filter { $0.hasPrefix("seeds/") }.count >= 5)
     }
 
-    @Test(arguments: inputs())
+    @Test(arguments: FuzzCorpus.inputs("typed"))
     func propertyHolds(input: String) throws {
-        let data = try Data(contentsOf: Self.folder.appendingPathComponent(input))
+        let data = try FuzzCorpus.bytes("typed", input)
         let failure = data.withUnsafeBytes { TypedFuzzProperty.check($0) }
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }
@@ -33,7 +22,7 @@ import Testing
     /// The full seed really is a complete value, so the "complete iff full"
     /// comparison is exercised on its positive side, at every chunk size.
     @Test func fullSeedDecodesCompletely() throws {
-        let data = try Data(contentsOf: Self.folder.appendingPathComponent("seeds/full_trip"))
+        let data = try FuzzCorpus.bytes("typed", "seeds/full_trip")
         let document = Array(data.dropFirst(5))
         let value = try JSONValue.parse(document)
         #expect(throws: Never.self) { try JSONValueDecoder(requireComplete: true).decode(FuzzTrip.self, from: value) }

@@ -8,24 +8,13 @@ import FuzzProperties
 import Testing
 
 @Suite struct TransportFramesFuzzRegressionTests {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz/transport-frames")
-
-    static func inputs() -> [String] {
-        ["seeds", "regressions"].flatMap { sub -> [String] in
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? []
-            return names.filter { $0 != "README" && !$0.hasPrefix(".") }.sorted().map { "\(sub)/\($0)" }
-        }
-    }
-
     @Test func corpusIsPresent() {
-        #expect(Self.inputs().filter { $0.hasPrefix("seeds/") }.count >= 5)
+        #expect(FuzzCorpus.inputs("transport-frames").filter { $0.hasPrefix("seeds/") }.count >= 5)
     }
 
-    @Test(arguments: inputs())
+    @Test(arguments: FuzzCorpus.inputs("transport-frames"))
     func propertyHolds(input: String) throws {
-        let data = try Data(contentsOf: Self.folder.appendingPathComponent(input))
+        let data = try FuzzCorpus.bytes("transport-frames", input)
         let failure = data.withUnsafeBytes { TransportFrameFuzzProperty.check($0) }
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }
