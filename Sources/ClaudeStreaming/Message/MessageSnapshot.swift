@@ -105,7 +105,11 @@ public struct MessageSnapshot: Sendable, Hashable {
             ("stop_sequence", stopSequence.map(JSONValue.string) ?? .null),
         ]
         if let stopDetails { fields.append(("stop_details", stopDetails)) }
-        for key in header.value.deltaFieldOrder where key != "stop_details" {
+        // A delta field never stands in for a field the snapshot owns: a
+        // malformed `message_delta` carrying `content` or `usage` must not
+        // replace the accumulated blocks (found by fuzz-replay).
+        let owned: Set<String> = ["model", "content", "stop_reason", "stop_sequence", "stop_details", "usage"]
+        for key in header.value.deltaFieldOrder where !owned.contains(key) {
             if let value = deltaFields[key] { fields.append((key, value)) }
         }
         fields.append(("usage", usage.json))
