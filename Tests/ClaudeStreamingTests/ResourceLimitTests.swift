@@ -53,8 +53,7 @@ import Testing
     /// options stops its parse with a typed error recorded on the block (the
     /// stream goes on, as for any tool input that is not JSON), so the parsed
     /// value stays within the limit. The raw `inputJSON` text keeps every
-    /// byte (replay must be exact), so its size is bounded only by the
-    /// stream's length: the transport's overall timeout bounds that.
+    /// byte (replay must be exact) up to `maxMessageBytes` (next test).
     @Test func neverEndingToolInputStringStopsItsParse() throws {
         var options = MessageAccumulatorOptions()
         options.json = JSONParserOptions(maxStringBytes: 10_000)
@@ -68,6 +67,29 @@ import Testing
         #expect(error.offset == 11 + 10_000, "\(error)")
         #expect((tool.input["query"]?.stringValue?.utf8.count ?? 0) <= 10_000)
         #expect(tool.inputJSON.string.utf8.count == 11 + 500_000)
+    }
+
+    /// Deltas that never end: `maxMessageBytes` bounds what one message can
+    /// accumulate, with a typed error carrying the snapshot so far.
+    @Test func neverEndingDeltasStopAtTheMessageLimit() throws {
+        var options = MessageAccumulatorOptions()
+        options.maxMessageBytes = 100_000
+        var accumulator = MessageAccumulator(options: options)
+        let piece = F.sse([F.text(0, String(repeating: "z", count: 1_000))])
+        _ = try accumulator.feed(F.sse([F.messageStart, F.textStart(0)]))
+        var failure: MessageStreamError?
+        for _ in 0..<1_000 where failure == nil {
+            do throws(MessageStreamError) {
+                _ = try accumulator.feed(piece)
+            } catch {
+                failure = error
+            }
+        }
+        let error = try #require(failure)
+        guard case .protocolViolation(let what) = error.kind else { Issue.record("\(error)"); return }
+        #expect(what.contains("exceed 100000 bytes"))
+        #expect(error.snapshot?.text.utf8.count == 100_000, "every delta before the limit is kept")
+        #expect(error.eventIndex == 2 + 100)
     }
 
     /// An event made of endless `data:` lines stops at the SSE event limit,

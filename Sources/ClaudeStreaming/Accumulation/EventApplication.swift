@@ -65,6 +65,7 @@ extension _AccumulatorState {
         let next = current.map { $0.messageIndex + 1 } ?? 0
         current = MessageSnapshot(start: message, messageIndex: next)
         parsers.removeAll()
+        messageBytes = 0
         phase = .streaming
     }
 
@@ -162,6 +163,10 @@ extension _AccumulatorState {
     /// Applies a text, JSON, thinking or signature delta.
     mutating func applyDelta(_ kind: _HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(_EventFailure) {
         try requireStreaming("content_block_delta")
+        messageBytes += payload.count
+        guard messageBytes <= options.maxMessageBytes else {
+            throw .violation("the message's deltas exceed \(options.maxMessageBytes) bytes")
+        }
         let structured = options.structuredOutput
         if kind == .thinking || (kind == .text && !structured.includes(index)),
            current?.content.appendLive(payload, at: index, thinking: kind == .thinking) == true {

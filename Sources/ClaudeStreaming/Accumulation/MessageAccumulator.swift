@@ -50,19 +50,26 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
     public var structuredOutput: StructuredOutputSelection
     /// Most content blocks one message may have; more is a protocol violation.
     public var maxBlocks: Int
+    /// Most bytes the deltas of one message may add (text, thinking, tool
+    /// input, signatures); more is a protocol violation. Each event is bounded
+    /// by the SSE limits, this bounds their sum, so a stream that never ends
+    /// cannot grow a message without bound.
+    public var maxMessageBytes: Int
 
     public init(
         sseLimits: SSELimits = SSELimits(),
         json: JSONParserOptions = JSONParserOptions(),
         allowsSequentialMessages: Bool = false,
         structuredOutput: StructuredOutputSelection = .none,
-        maxBlocks: Int = 100_000
+        maxBlocks: Int = 100_000,
+        maxMessageBytes: Int = 256 << 20
     ) {
         self.sseLimits = sseLimits
         self.json = json
         self.allowsSequentialMessages = allowsSequentialMessages
         self.structuredOutput = structuredOutput
         self.maxBlocks = maxBlocks
+        self.maxMessageBytes = maxMessageBytes
     }
 }
 
@@ -170,6 +177,8 @@ struct _AccumulatorState: Sendable {
     var completed: [MessageSnapshot] = []
     var phase: Phase = .beforeMessage
     var eventIndex = 0
+    /// Bytes the deltas of the current message have added.
+    var messageBytes = 0
     var failure: MessageStreamError?
     /// One incremental parser per block whose JSON is streaming, by index.
     var parsers: [Int: IncrementalJSONParser] = [:]
