@@ -10,6 +10,9 @@ import ClaudeStreaming
 import ClaudeTransport
 import Foundation
 import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -48,12 +51,15 @@ enum TransportBenchmarks {
                 if case .failure(let error) = outcome { failure = "\(error)" }
                 if case .success(let count) = outcome, count != expected { failure = "text length \(count) != \(expected)" }
             }
-            // Alternated so that load from other processes hits all three alike.
+            var received = 0
+            // Alternated so that load from other processes hits all four alike.
             let times = measureAlternately(context, [
                 { receive(streaming: false) },
                 { receive(streaming: true) },
                 { blackHole(core(body)) },
+                { received = urlSessionAlone(url) },
             ])
+            if received < body.count { failure = "URLSession alone received \(received) of \(body.count) bytes" }
             if let failure {
                 print("transport: \(failure)")
                 return results
@@ -67,8 +73,28 @@ enum TransportBenchmarks {
                 row.targetMet = times[index] <= 1.2 * times[2]
                 results.append(row)
             }
+            // The floor under the transport on this platform: URLSession
+            // delivering the same body to a delegate that only counts it.
+            results.append(BenchmarkResult(
+                suite: "transport", name: "text \(size >> 20) MiB over loopback, URLSession alone (bytes counted, not parsed)",
+                bytes: body.count, seconds: times[3],
+                baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2]))
         }
         return results
+    }
+
+    /// Receives the body with a bare URLSession whose delegate only counts
+    /// the bytes; returns the count.
+    static func urlSessionAlone(_ url: URL) -> Int {
+        let delegate = _CountingDelegate()
+        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        var request = URLRequest(url: url.appendingPathComponent("v1/messages"))
+        request.httpMethod = "POST"
+        request.httpBody = Data("{}".utf8)
+        session.dataTask(with: request).resume()
+        delegate.done.wait()
+        session.finishTasksAndInvalidate()
+        return delegate.count.withLock { $0 }
     }
 
     /// Median time of each workload, run round-robin after one warm-up each.
@@ -240,5 +266,19 @@ final class _BenchServer: Sendable {
             offset += sent
         }
         return true
+    }
+}
+
+/// A data delegate that counts the body's bytes and signals completion.
+final class _CountingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    let count = Mutex<Int>(0)
+    let done = DispatchSemaphore(value: 0)
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        count.withLock { $0 += data.count }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        done.signal()
     }
 }
