@@ -71,8 +71,9 @@ enum ReplayCommand {
                     guard !argument.hasPrefix("-") || argument == "-", options.path == nil else {
                         throw UsageError("unexpected argument '\(argument)'")
                     }
-                    options.path = argument == "-" ? nil : argument
-                    if argument == "-" { options.path = "/dev/stdin" }
+                    // Without FILE replay plays the bundled recording, so
+                    // standard input is asked for by name.
+                    options.path = argument == "-" ? "/dev/stdin" : argument
                 }
             }
             index += 1
