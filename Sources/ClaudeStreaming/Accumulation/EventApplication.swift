@@ -124,14 +124,8 @@ extension _AccumulatorState {
         guard let delta, let type = delta["type"]?.stringValue else {
             throw .violation("content_block_delta \(index) without a delta type")
         }
-        let hot: (_HotDeltaKind, String)? = switch type {
-        case "text_delta": (.text, "text")
-        case "input_json_delta": (.inputJSON, "partial_json")
-        case "thinking_delta": (.thinking, "thinking")
-        case "signature_delta": (.signature, "signature")
-        default: nil
-        }
-        if let (kind, field) = hot {
+        if let kind = _HotDeltaKind(deltaType: type) {
+            let field = kind.payloadField.description
             guard let text = delta[field]?.stringValue else { throw .violation("\(type) without a \(field) string") }
             var bytes = Array(text.utf8)
             try bytes.withUnsafeMutableBufferPointer { (buffer) throws(_EventFailure) in
@@ -211,16 +205,5 @@ extension _AccumulatorState {
         }
         if let failure { throw failure }
         guard found == true else { throw .violation("content_block_delta for index \(index), which is not open") }
-    }
-}
-
-extension _HotDeltaKind {
-    var wireName: String {
-        switch self {
-        case .text: "text_delta"
-        case .inputJSON: "input_json_delta"
-        case .thinking: "thinking_delta"
-        case .signature: "signature_delta"
-        }
     }
 }

@@ -19,15 +19,10 @@ extension MessageAccumulator {
         } catch {
             return "scanner accepted what the parser rejects (\(error))"
         }
-        let field: String = switch delta.kind {
-        case .text: "text"
-        case .inputJSON: "partial_json"
-        case .thinking: "thinking"
-        case .signature: "signature"
-        }
+        let field = delta.kind.payloadField.description
         guard parsed["type"]?.stringValue == "content_block_delta",
               (try? parsed["index"]?.numberValue?.int()) == delta.index,
-              parsed["delta"]?["type"]?.stringValue == delta.kind.wireName,
+              parsed["delta"]?["type"]?.stringValue == delta.kind.wireName.description,
               let text = parsed["delta"]?[field]?.stringValue
         else { return "scanner read a different event than the parser: \(parsed.compactJSON)" }
         return Array(text.utf8) == payload ? nil : "payload differs: parser \(text.debugDescription)"

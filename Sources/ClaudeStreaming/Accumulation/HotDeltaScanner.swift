@@ -17,26 +17,43 @@ import Glibc
 import Darwin
 #endif
 
-/// The delta kinds the scanner reads.
-enum _HotDeltaKind: UInt8 {
+/// The delta kinds the scanner reads, with the one table of their wire
+/// names and payload fields that the scanner, the full-parser path and the
+/// fuzz self-check all read.
+enum _HotDeltaKind: UInt8, CaseIterable {
     case text, inputJSON, thinking, signature
 
-    init?(deltaType: UnsafeRawBufferPointer) {
-        if _equals(deltaType, "text_delta") { self = .text }
-        else if _equals(deltaType, "input_json_delta") { self = .inputJSON }
-        else if _equals(deltaType, "thinking_delta") { self = .thinking }
-        else if _equals(deltaType, "signature_delta") { self = .signature }
-        else { return nil }
-    }
-
-    func isPayloadKey(_ key: UnsafeRawBufferPointer) -> Bool {
+    /// The delta's `type`.
+    var wireName: StaticString {
         switch self {
-        case .text: _equals(key, "text")
-        case .inputJSON: _equals(key, "partial_json")
-        case .thinking: _equals(key, "thinking")
-        case .signature: _equals(key, "signature")
+        case .text: "text_delta"
+        case .inputJSON: "input_json_delta"
+        case .thinking: "thinking_delta"
+        case .signature: "signature_delta"
         }
     }
+
+    /// The key of the delta's one string payload.
+    var payloadField: StaticString {
+        switch self {
+        case .text: "text"
+        case .inputJSON: "partial_json"
+        case .thinking: "thinking"
+        case .signature: "signature"
+        }
+    }
+
+    init?(deltaType: UnsafeRawBufferPointer) {
+        guard let kind = Self.allCases.first(where: { _equals(deltaType, $0.wireName) }) else { return nil }
+        self = kind
+    }
+
+    init?(deltaType: String) {
+        guard let kind = Self.allCases.first(where: { $0.wireName.description == deltaType }) else { return nil }
+        self = kind
+    }
+
+    func isPayloadKey(_ key: UnsafeRawBufferPointer) -> Bool { _equals(key, payloadField) }
 }
 
 /// A decoded hot delta.
