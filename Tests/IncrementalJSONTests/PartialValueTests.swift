@@ -91,7 +91,7 @@ import Testing
             let text = try #require(snapshot["log"]?[0]?.text)
             #expect(text.utf8Count == lastCount + 100)
             lastCount = text.utf8Count
-            if let storage = text.utf8._storage { buffers.insert(ObjectIdentifier(storage)) }
+            if let storage = text._storageIdentity { buffers.insert(storage) }
         }
         #expect(buffers.count <= 20)  // log2(1 MB / 16) doublings
         // The earliest snapshot still sees exactly its own prefix.
@@ -111,7 +111,7 @@ import Testing
         for (index, snapshot) in snapshots.enumerated() {
             let array = try #require(snapshot.arrayValue)
             #expect(array.count == index + 1)
-            if let storage = array._finished._storage { buffers.insert(ObjectIdentifier(storage)) }
+            if case .open(let open) = array._elements, let storage = open.children._storage { buffers.insert(ObjectIdentifier(storage)) }
         }
         #expect(buffers.count <= 16)
         #expect(try snapshots[4_999].arrayValue?.last?.numberValue?.int() == 4_999)

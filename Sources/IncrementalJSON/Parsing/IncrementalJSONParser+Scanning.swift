@@ -22,7 +22,7 @@ extension IncrementalJSONParser {
                 if b == UInt8(ascii: ",") {
                     _state = inObject ? .key : .value
                 } else if b == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    _close()
+                    try _close(at: i)
                 } else {
                     throw _fail(.unexpectedByte(b), at: i)
                 }
@@ -36,7 +36,7 @@ extension IncrementalJSONParser {
                     _stringIsKey = true
                     _key.removeAll(keepingCapacity: true)
                 } else if b == UInt8(ascii: "}") && _state == .keyOrObjectEnd {
-                    _close()
+                    try _close(at: i)
                 } else {
                     throw _fail(.unexpectedByte(b), at: i)
                 }
@@ -69,7 +69,7 @@ extension IncrementalJSONParser {
         case UInt8(ascii: "\""):
             _state = .string
             _stringIsKey = false
-            _text = AppendOnlyText()
+            _stringStart = _bytes.count
             i &+= 1
         case UInt8(ascii: "{"):
             try _push(isObject: true, at: i)
@@ -80,7 +80,7 @@ extension IncrementalJSONParser {
             _state = .valueOrArrayEnd
             i &+= 1
         case UInt8(ascii: "]") where _state == .valueOrArrayEnd:
-            _close()
+            try _close(at: i)
             i &+= 1
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             // The number scanner consumes from this byte on.
@@ -131,14 +131,13 @@ extension IncrementalJSONParser {
             return
         }
         guard state.isTerminal else { throw _fail(.invalidNumber, at: i) }
-        let number: JSONNumber
         if _token.isEmpty {
-            number = JSONNumber(_unchecked: run)
+            _emitNumber(run)
         } else {
             _token.append(contentsOf: run)
-            number = _token.withUnsafeBufferPointer { JSONNumber(_unchecked: $0) }
+            let token = _token
+            token.withUnsafeBufferPointer { _emitNumber($0) }
         }
-        _emit(JSONValue(.number(number)))
     }
 
     /// Matches `true`, `false` or `null`, possibly across chunks.
@@ -151,6 +150,6 @@ extension IncrementalJSONParser {
             _matched &+= 1
             i &+= 1
         }
-        if _matched == length { _emit(_literal.value) }
+        if _matched == length { _emit(_literal.node) }
     }
 }

@@ -223,47 +223,34 @@ extension IncrementalJSONParser {
     @inline(__always)
     mutating func _appendString(_ bytes: UnsafePointer<UInt8>, _ count: Int, at index: Int) throws(JSONParseError) {
         guard count > 0 else { return }
-        let current = _stringIsKey ? _key.count : _text.utf8Count + _pendingText.count
-        if let limit = options.maxStringBytes, count > limit - current {
+        let current = _stringIsKey ? _key.count : _bytes.count &- _stringStart
+        let limit = Swift.min(options.maxStringBytes ?? _NodeLimits.maxTextBytes, _NodeLimits.maxTextBytes)
+        if count > limit - current {
             throw _fail(.stringLimitExceeded(limit), at: index + Swift.max(0, limit - current))
         }
         let run = UnsafeBufferPointer(start: bytes, count: count)
-        // Runs of a value string (split by escapes and multi-byte checks)
-        // gather in a parser-owned buffer and reach the shared text once per
-        // string or per chunk, not once per run.
-        if _stringIsKey { _key.append(contentsOf: run) } else { _pendingText.append(contentsOf: run) }
+        if _stringIsKey { _key.append(contentsOf: run) } else { _bytes.append(contentsOf: run) }
     }
 
-    /// Moves the gathered runs of the open value string into its text, so
-    /// `value` sees them (called at the end of every chunk).
-    mutating func _flushPendingText() {
-        guard !_pendingText.isEmpty else { return }
-        _pendingText.withUnsafeBufferPointer { _text.append(utf8: $0) }
-        _pendingText.removeAll(keepingCapacity: true)
-    }
-
-    /// Closes the current string, whose last run is `bytes[0..<count]`.
+    /// Ends the current string with its last run `bytes[0..<count]`.
     mutating func _endString(_ bytes: UnsafePointer<UInt8>, _ count: Int, at index: Int) throws(JSONParseError) {
         if !_stringIsKey {
             try _appendString(bytes, count, at: index)
-            _flushPendingText()
-            let text = _text
-            _text = AppendOnlyText()
-            _emit(JSONValue(.string(text)))
+            _emit(_Node(.string, start: _stringStart, count: UInt32(truncatingIfNeeded: _bytes.count &- _stringStart)))
             return
         }
-        let key: String
+        let node: _Node
         if _key.isEmpty {
-            // The whole key is in this chunk: decode it in place.
-            if let limit = options.maxStringBytes, count > limit {
-                throw _fail(.stringLimitExceeded(limit), at: index + limit)
-            }
-            key = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+            // The whole key is in this chunk: store it from the input.
+            let limit = Swift.min(options.maxStringBytes ?? _NodeLimits.maxTextBytes, _NodeLimits.maxTextBytes)
+            if count > limit { throw _fail(.stringLimitExceeded(limit), at: index + limit) }
+            node = _keyCache.node(for: UnsafeBufferPointer(start: bytes, count: count), in: &_bytes)
         } else {
             try _appendString(bytes, count, at: index)
-            key = String(decoding: _key, as: UTF8.self)
+            let key = _key
+            node = key.withUnsafeBufferPointer { _keyCache.node(for: $0, in: &_bytes) }
         }
-        if !_stack.isEmpty { _stack[_stack.count - 1].key = key }
+        if !_stack.isEmpty { _stack[_stack.count &- 1].key = node }
         _state = .colon
     }
 }

@@ -8,17 +8,20 @@
 // and the next chunk continues where it stopped. Every byte is examined a
 // constant number of times, so total work is O(n) over all chunks.
 //
-// The stack *is* the partial value: each open container (`_Frame`) holds its
-// finished children in an ``AppendOnlyArray`` and, for objects, the key of
-// the member being read. Finished children are complete values built once,
-// when they end. The only other partial state is the current scalar: a
-// string value in an ``AppendOnlyText``, the bytes of a number, or how much
-// of `true`/`false`/`null` has matched.
+// The document is written as it is read (see _Node.swift): each finished
+// value becomes a 16-byte node appended to its open container's child list
+// (`_Frame.children`); when a container closes, its children move into the
+// document's node storage as one run and the container becomes a node in
+// its parent. String, key and number text goes once into the document's
+// byte storage. A whole parse therefore allocates a handful of buffers, not
+// one per value; a closed frame's child list is reused by the next frame
+// unless a snapshot still holds it. Repeated keys (an array of records) are
+// stored once, through a small cache.
 //
 // `value` assembles a snapshot from the top of the stack down: the open
 // string (if visible), wrapped by each open container as its one open child.
-// That is O(depth) small nodes; the finished children and the string bytes
-// are shared storage the parser keeps appending to past the snapshot's count.
+// That is O(depth) small boxes; the finished children and the bytes are
+// storage the parser keeps appending to past the snapshot's counts.
 //
 // Visibility (so that a later snapshot only ever extends an earlier one):
 // a string shows as soon as its opening quote arrives; a number or literal
@@ -46,10 +49,17 @@ public struct IncrementalJSONParser: Sendable {
     var _consumed = 0
     var _failure: JSONParseError? = nil
 
-    // The current string: a value (shared text) or a key (private bytes).
-    var _text = AppendOnlyText()
-    /// Bytes of the open value string not yet moved into `_text`.
-    var _pendingText: [UInt8] = []
+    /// The document: closed containers' child runs, and all text.
+    var _nodes = AppendOnlyArray<_Node>()
+    var _bytes = AppendOnlyArray<UInt8>()
+    /// Child lists of closed frames, kept for reuse.
+    var _spareChildren: [AppendOnlyArray<_Node>] = []
+    /// Recently seen keys, by a hash of their bytes.
+    var _keyCache = _KeyCache()
+
+    // The current string: a value (its bytes go straight into `_bytes` from
+    // `_stringStart` on) or a key (collected in `_key`, then stored once).
+    var _stringStart = 0
     var _key: [UInt8] = []
     var _stringIsKey = false
     var _escape: _EscapeState = .none
@@ -67,12 +77,6 @@ public struct IncrementalJSONParser: Sendable {
     var _token: [UInt8] = []
     var _literal: _Literal = .true
     var _matched = 0
-
-    /// Per depth, the child count of the container that last closed there.
-    /// Siblings tend to have the same shape (an array of records), so a new
-    /// container reserves that many slots up front: one exact allocation
-    /// instead of a series of doublings that leave slack behind.
-    var _sizeHints: [Int] = []
 
     public init(options: JSONParserOptions = .init()) {
         self.options = options
@@ -92,7 +96,6 @@ public struct IncrementalJSONParser: Sendable {
             count = Swift.max(0, maxBytes - _consumed)
             limit = maxBytes
         }
-        defer { _flushPendingText() }
         try _consume(base.assumingMemoryBound(to: UInt8.self), count)
         if let limit { throw _fail(.sizeLimitExceeded(limit), at: 0) }
     }
@@ -121,7 +124,8 @@ public struct IncrementalJSONParser: Sendable {
     public mutating func finish() throws(JSONParseError) -> JSONValue {
         if let failure = _failure { throw failure }
         if _state == .number && _stack.isEmpty && _number.isTerminal {
-            _emit(.number(_token.withUnsafeBufferPointer { JSONNumber(_unchecked: $0) }))
+            let token = _token
+            token.withUnsafeBufferPointer { _emitNumber($0) }
         }
         if _state == .done, let root = _root { return root }
         throw _fail(.unexpectedEnd, at: 0)
@@ -145,68 +149,73 @@ public struct IncrementalJSONParser: Sendable {
     ///   strings or finished children.
     public var value: JSONValue? {
         if _state == .done { return _root }
+        let reader = _reader
         var child: JSONValue? = nil
         if _state == .string && !_stringIsKey && options.partialStrings == .visible {
-            child = JSONValue(.string(_text), isComplete: false)
+            let text = AppendOnlyText(_slice: _bytes._storage, start: _stringStart, count: _bytes.count - _stringStart)
+            child = JSONValue(.string(text), isComplete: false)
         }
         var level = _stack.count
         while level > 0 {
             level -= 1
             let frame = _stack[level]
-            if frame.isObject {
-                let open = child.map { _Member(key: frame.key, value: $0) }
-                child = JSONValue(.object(JSONObject(_finished: frame.members, open: open)), isComplete: false)
-            } else {
-                child = JSONValue(.array(JSONArray(_finished: frame.elements, open: child)), isComplete: false)
-            }
+            let open = _OpenContainer(children: frame.children, reader: reader, openKey: frame.key, open: child)
+            child = frame.isObject
+                ? JSONValue(.object(JSONObject(_members: .open(open))), isComplete: false)
+                : JSONValue(.array(JSONArray(_elements: .open(open))), isComplete: false)
         }
         return child
     }
 
-    // MARK: Building the tree
+    // MARK: Building the document
 
-    /// Hands a finished value to its parent (or makes it the root).
+    /// Reads the document as it is now.
+    var _reader: _NodeReader { _NodeReader(nodes: _nodes._storage, bytes: _bytes._storage) }
+
+    /// Hands a finished value to its container (or makes it the root).
     @inline(__always)
-    mutating func _emit(_ value: JSONValue) {
-        let top = _stack.count - 1
+    mutating func _emit(_ node: _Node) {
+        let top = _stack.count &- 1
         if top < 0 {
-            _root = value
+            _root = _reader.value(of: node)
             _state = .done
             return
         }
         if _stack[top].isObject {
-            _stack[top].members.append(_Member(key: _stack[top].key, value: value))
+            _stack[top].children._append(_stack[top].key, node)
         } else {
-            _stack[top].elements.append(value)
+            _stack[top].children.append(node)
         }
         _state = .afterValue
     }
 
+    /// Stores a finished number's text and emits it.
+    @inline(__always)
+    mutating func _emitNumber(_ text: UnsafeBufferPointer<UInt8>) {
+        let start = _bytes.count
+        _bytes.append(contentsOf: text)
+        // Number tokens are bounded by the size limits long before 4 GiB.
+        _emit(_Node(.number, start: start, count: UInt32(truncatingIfNeeded: text.count)))
+    }
+
     mutating func _push(isObject: Bool, at index: Int) throws(JSONParseError) {
-        let depth = _stack.count
-        if depth >= options.maxDepth { throw _fail(.depthLimitExceeded(options.maxDepth), at: index) }
+        if _stack.count >= options.maxDepth { throw _fail(.depthLimitExceeded(options.maxDepth), at: index) }
         var frame = _Frame(isObject: isObject)
-        if depth < _sizeHints.count {
-            let hint = _sizeHints[depth]
-            if hint > 0 {
-                if isObject { frame.members.reserveCapacity(hint) } else { frame.elements.reserveCapacity(hint) }
-            }
-        }
+        if let spare = _spareChildren.popLast() { frame.children = spare }
         _stack.append(frame)
     }
 
-    mutating func _close() {
-        guard let frame = _stack.popLast() else { return }
-        let depth = _stack.count
-        let count = frame.isObject ? frame.members.count : frame.elements.count
-        while _sizeHints.count <= depth { _sizeHints.append(0) }
-        // Capped: a huge sibling should not make every later one reserve as much.
-        _sizeHints[depth] = Swift.min(count, 256)
-        if frame.isObject {
-            _emit(JSONValue(.object(JSONObject(_finished: frame.members, open: nil))))
-        } else {
-            _emit(JSONValue(.array(JSONArray(_finished: frame.elements, open: nil))))
-        }
+    /// Closes the innermost container: its children become one run of the
+    /// document's nodes, and it becomes a node of its parent.
+    mutating func _close(at index: Int) throws(JSONParseError) {
+        guard var frame = _stack.popLast() else { return }
+        let start = _nodes.count
+        let n = frame.children.count
+        guard n <= _NodeLimits.maxNodes - start else { throw _fail(.sizeLimitExceeded(_NodeLimits.maxNodes), at: index) }
+        frame.children.withUnsafeBufferPointer { _nodes.append(contentsOf: $0) }
+        let count = UInt32(truncatingIfNeeded: frame.isObject ? n / 2 : n)
+        if frame.children._removeAllIfUnique() { _spareChildren.append(frame.children) }
+        _emit(_Node(frame.isObject ? .object : .array, start: start, count: count))
     }
 
     /// Records the error at chunk position `index` (absolute offset
@@ -222,10 +231,10 @@ public struct IncrementalJSONParser: Sendable {
 /// An open array or object on the parser's stack.
 struct _Frame: Sendable {
     var isObject: Bool
-    var elements = AppendOnlyArray<JSONValue>()
-    var members = AppendOnlyArray<_Member>()
+    /// Finished children as nodes; an object's are key, value, key, value.
+    var children = AppendOnlyArray<_Node>()
     /// The key of the member being read (objects only).
-    var key = ""
+    var key = _Node(.string)
 
     init(isObject: Bool) { self.isObject = isObject }
 }
@@ -266,11 +275,11 @@ enum _Literal: UInt8, Sendable {
         }
     }
 
-    var value: JSONValue {
+    var node: _Node {
         switch self {
-        case .true: JSONValue(.bool(true))
-        case .false: JSONValue(.bool(false))
-        case .null: JSONValue(.null)
+        case .true: _Node(.true)
+        case .false: _Node(.false)
+        case .null: _Node(.null)
         }
     }
 }

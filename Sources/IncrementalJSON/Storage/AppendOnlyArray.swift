@@ -103,6 +103,16 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         count &+= 1
     }
 
+    /// Appends two elements with one claim (an object member's key and value).
+    @inline(__always)
+    mutating func _append(_ first: Element, _ second: Element) {
+        if !_claim(2) { _grow(toHold: count &+ 2, exact: false); _ = _claim(2) }
+        guard let storage = _storage else { return }
+        (storage.base + count).initialize(to: first)
+        (storage.base + (count &+ 1)).initialize(to: second)
+        count &+= 2
+    }
+
     /// Appends the elements of a buffer.
     ///
     /// - Complexity: Amortised O(`elements.count`).
@@ -131,6 +141,19 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     }
 
     // MARK: Internals
+
+    /// Empties this array keeping its storage, when no other value shares
+    /// that storage (so nobody can see the slots rewritten); otherwise
+    /// leaves it alone and returns false. Lets a writer reuse a buffer for
+    /// the next thing it builds when no snapshot kept the last one.
+    mutating func _removeAllIfUnique() -> Bool {
+        guard _storage != nil, isKnownUniquelyReferenced(&_storage) else { return false }
+        guard let storage = _storage else { return false }
+        storage.base.deinitialize(count: storage.claimed.load(ordering: .relaxed))
+        storage.claimed.store(0, ordering: .relaxed)
+        count = 0
+        return true
+    }
 
     @inline(__always)
     private mutating func _claim(_ n: Int) -> Bool {

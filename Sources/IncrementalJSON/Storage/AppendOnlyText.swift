@@ -13,6 +13,11 @@
 // last byte), so it costs no allocation at all; a copy of it is a copy of
 // the bytes, which is as cheap as sharing. The first append past 15 bytes
 // moves the text into shared storage, where it stays.
+//
+// A string parsed from a JSON document is a third form, a slice of the
+// document's byte storage (see _Node.swift): the parser writes each string's
+// bytes once, and every value read from the document shares them. Appending
+// to a slice first copies it into storage of its own.
 
 /// UTF-8 text that only grows, whose copies share storage.
 ///
@@ -22,17 +27,32 @@ public struct AppendOnlyText: Sendable {
 
     /// The UTF-8 bytes of the text.
     ///
-    /// - Complexity: O(1) for shared text; inline text (up to 15 bytes) is
-    ///   copied into a new array. ``withUTF8(_:)`` never copies.
+    /// - Complexity: O(1) for shared text; inline text (up to 15 bytes) and
+    ///   text parsed from a document are copied into a new array. ``withUTF8(_:)`` never copies.
     public var utf8: AppendOnlyArray<UInt8> {
         switch _storage {
         case .shared(let bytes): bytes
-        case .inline: withUTF8 { AppendOnlyArray($0) }
+        case .inline, .slice: withUTF8 { AppendOnlyArray($0) }
         }
     }
 
     /// Empty text.
     public init() { _storage = .inline(0, 0) }
+
+    init(_storage: _TextStorage) { self._storage = _storage }
+
+    /// Bytes `start..<start+count` of a document's byte storage, shared when
+    /// longer than the inline form (copied when too far in to pack).
+    @inline(__always)
+    init(_slice storage: _AppendOnlyStorage<UInt8>?, start: Int, count: Int) {
+        guard let storage, count > 0 else { self.init(); return }
+        if count > _TextStorage.inlineCapacity, start <= Int(UInt32.max), count <= Int(UInt32.max) {
+            self.init(_storage: .slice(storage, UInt64(start) << 32 | UInt64(count)))
+        } else {
+            self.init()
+            append(utf8: UnsafeBufferPointer(start: storage.base + start, count: count))
+        }
+    }
 
     /// Text holding the UTF-8 encoding of `string`.
     public init(_ string: String) {
@@ -40,11 +60,22 @@ public struct AppendOnlyText: Sendable {
         append(string)
     }
 
+    /// The shared buffer behind this text (nil for inline text), so tests
+    /// can check that snapshots share rather than copy.
+    var _storageIdentity: ObjectIdentifier? {
+        switch _storage {
+        case .shared(let bytes): bytes._storage.map(ObjectIdentifier.init)
+        case .slice(let storage, _): ObjectIdentifier(storage)
+        case .inline: nil
+        }
+    }
+
     /// Number of UTF-8 bytes.
     public var utf8Count: Int {
         switch _storage {
         case .shared(let bytes): bytes.count
         case .inline(let low, let high): _TextStorage.inlineCount(low, high)
+        case .slice(_, let packed): _TextStorage.sliceCount(packed)
         }
     }
 
@@ -55,6 +86,8 @@ public struct AppendOnlyText: Sendable {
         switch _storage {
         case .shared(let bytes):
             return try bytes.withUnsafeBufferPointer(body)
+        case .slice(let storage, let packed):
+            return try body(UnsafeBufferPointer(start: storage.base + _TextStorage.sliceStart(packed), count: _TextStorage.sliceCount(packed)))
         case .inline(let low, let high):
             var words = (low, high)
             let count = _TextStorage.inlineCount(low, high)
@@ -67,7 +100,14 @@ public struct AppendOnlyText: Sendable {
     /// Appends UTF-8 bytes (which may end inside a character).
     public mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        if case .slice = _storage {
+            var own = AppendOnlyArray<UInt8>()
+            withUTF8 { own.reserveCapacity($0.count + bytes.count); own.append(contentsOf: $0) }
+            _storage = .shared(own)
+        }
         switch _storage {
+        case .slice:
+            return
         case .shared(var shared):
             // Drop this value's reference first so the array is not copied.
             _storage = .inline(0, 0)
@@ -128,6 +168,12 @@ public struct AppendOnlyText: Sendable {
 enum _TextStorage: Sendable {
     case inline(UInt64, UInt64)
     case shared(AppendOnlyArray<UInt8>)
+    /// Bytes `start..<start+count` of a parsed document's byte storage, with
+    /// start and count packed as two 32-bit halves.
+    case slice(_AppendOnlyStorage<UInt8>, UInt64)
+
+    @inline(__always) static func sliceStart(_ packed: UInt64) -> Int { Int(truncatingIfNeeded: packed >> 32) }
+    @inline(__always) static func sliceCount(_ packed: UInt64) -> Int { Int(truncatingIfNeeded: packed & 0xFFFF_FFFF) }
 
     static let inlineCapacity = 15
 

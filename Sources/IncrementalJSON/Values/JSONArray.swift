@@ -1,36 +1,59 @@
-// JSONArray: finished elements in shared append-only storage, plus at most
-// one open (incomplete) last element held apart, so that a snapshot shares
-// the finished part with the parser instead of copying it.
+// JSONArray: the elements of an array in one of three forms, chosen by who
+// made it (see _Node.swift for the parser's document layout):
+// - `.run`: a closed array from the parser, a run of nodes in its document;
+// - `.open`: an array the parser is still inside, as a snapshot saw it: the
+//   finished elements (shared with the parser, which appends past them) and
+//   at most one open, incomplete last element;
+// - `.values`: an array built in code from `JSONValue`s.
+// Every form is read the same way; elements are made on access in O(1).
 
 /// The elements of a JSON array, in order. The last element may be
 /// incomplete while the array is still being parsed.
 ///
 /// - Complexity: Copying O(1); subscript O(1).
 public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
-    var _finished: AppendOnlyArray<JSONValue>
-    /// The incomplete last element, if any (parser-owned position).
-    var _open: _Indirect<JSONValue>?
+    enum _Elements: Sendable {
+        case values(AppendOnlyArray<JSONValue>)
+        case run(_NodeRun)
+        case open(_OpenContainer)
+    }
 
-    init(_finished: AppendOnlyArray<JSONValue>, open: JSONValue?) {
-        self._finished = _finished
-        self._open = open.map(_Indirect.init)
+    var _elements: _Elements
+
+    init(_elements: _Elements) {
+        self._elements = _elements
     }
 
     /// An array holding `elements`.
     public init(_ elements: [JSONValue] = []) {
-        self.init(_finished: AppendOnlyArray(elements), open: nil)
+        self.init(_elements: .values(AppendOnlyArray(elements)))
     }
 
     public typealias Index = Int
     public typealias Element = JSONValue
     public var startIndex: Int { 0 }
-    public var endIndex: Int { _finished.count + (_open == nil ? 0 : 1) }
+
+    public var endIndex: Int {
+        switch _elements {
+        case .values(let values): values.count
+        case .run(let run): run.count
+        case .open(let open): open.children.count + (open.open == nil ? 0 : 1)
+        }
+    }
 
     /// - Precondition: `0 <= index < count` (traps like `Array`). Use
     ///   ``element(at:)`` for an index that came from outside.
     public subscript(index: Int) -> JSONValue {
-        if index == _finished.count, let open = _open { return open.value }
-        return _finished[index]
+        switch _elements {
+        case .values(let values):
+            return values[index]
+        case .run(let run):
+            precondition(index >= 0 && index < run.count, "JSONArray index out of range")
+            return run.reader.value(of: run.node(index))
+        case .open(let open):
+            if index == open.children.count, let last = open.open { return last }
+            return open.reader.value(of: open.children[index])
+        }
     }
 
     /// The element at `index`, or nil when out of range (never traps).
@@ -47,10 +70,4 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
         hasher.combine(count)
         for element in self { hasher.combine(element) }
     }
-}
-
-/// A heap box so that a value can hold an optional of its own type.
-final class _Indirect<Value: Sendable>: Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

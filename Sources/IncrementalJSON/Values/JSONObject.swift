@@ -1,9 +1,12 @@
-// JSONObject: members in arrival order (duplicates kept), finished members in
-// shared append-only storage plus at most one open member held apart, like
-// ``JSONArray``. Lookup is a linear scan: model outputs have few keys per
-// object, and an index would cost more to build per snapshot than it saves.
+// JSONObject: members in arrival order (duplicates kept), in the same three
+// forms as ``JSONArray`` (a closed run of key and value nodes from the
+// parser, an open object as a snapshot saw it, or members built in code).
+// Lookup is a linear scan comparing key bytes (UTF-8, exactly as sent; no
+// Unicode normalisation): model outputs have few keys
+// per object, and an index would cost more to build per snapshot than it
+// saves.
 
-/// One member of a JSON object.
+/// One member of an object built in code.
 struct _Member: Sendable, Hashable {
     var key: String
     var value: JSONValue
@@ -13,21 +16,32 @@ struct _Member: Sendable, Hashable {
 ///
 /// - Complexity: Copying O(1); key lookup O(count).
 public struct JSONObject: Sendable, Hashable {
-    var _finished: AppendOnlyArray<_Member>
-    var _open: _Indirect<_Member>?
+    enum _Members: Sendable {
+        case values(AppendOnlyArray<_Member>)
+        case run(_NodeRun)
+        case open(_OpenContainer)
+    }
 
-    init(_finished: AppendOnlyArray<_Member>, open: _Member?) {
-        self._finished = _finished
-        self._open = open.map(_Indirect.init)
+    var _members: _Members
+
+    init(_members: _Members) {
+        self._members = _members
     }
 
     /// An object with `members` in the given order (duplicates kept).
     public init(_ members: [(String, JSONValue)] = []) {
-        self.init(_finished: AppendOnlyArray(members.map { _Member(key: $0.0, value: $0.1) }), open: nil)
+        self.init(_members: .values(AppendOnlyArray(members.map { _Member(key: $0.0, value: $0.1) })))
     }
 
     /// Number of members, duplicates included.
-    public var count: Int { _finished.count + (_open == nil ? 0 : 1) }
+    public var count: Int {
+        switch _members {
+        case .values(let members): members.count
+        case .run(let run): run.count
+        case .open(let open): open.children.count / 2 + (open.open == nil ? 0 : 1)
+        }
+    }
+
     public var isEmpty: Bool { count == 0 }
 
     /// The keys in arrival order, duplicates included.
@@ -37,14 +51,42 @@ public struct JSONObject: Sendable, Hashable {
     ///
     /// - Complexity: O(count).
     public subscript(key: String) -> JSONValue? {
-        if let open = _open, open.value.key == key { return open.value.value }
-        var i = _finished.count
-        while i > 0 {
-            i -= 1
-            let member = _finished[i]
-            if member.key == key { return member.value }
+        switch _members {
+        case .values(let members):
+            var i = members.count
+            while i > 0 {
+                i -= 1
+                let member = members[i]
+                if member.key.utf8.elementsEqual(key.utf8) { return member.value }
+            }
+            return nil
+        case .run(let run):
+            let reader = run.reader
+            return _lastMatch(key, reader: reader, members: run.count) { run.node($0) }
+        case .open(let open):
+            let reader = open.reader
+            if let last = open.open, _equals(key, reader.text(of: open.openKey)) { return last }
+            return _lastMatch(key, reader: reader, members: open.children.count / 2) { open.children[$0] }
         }
-        return nil
+    }
+
+    /// The member at `index` in arrival order.
+    ///
+    /// - Precondition: `0 <= index < count`.
+    func _member(at index: Int) -> (key: String, value: JSONValue) {
+        switch _members {
+        case .values(let members):
+            let member = members[index]
+            return (member.key, member.value)
+        case .run(let run):
+            precondition(index >= 0 && index < run.count, "JSONObject index out of range")
+            let reader = run.reader
+            return (reader.key(of: run.node(2 &* index)), reader.value(of: run.node(2 &* index &+ 1)))
+        case .open(let open):
+            let reader = open.reader
+            if index == open.children.count / 2, let last = open.open { return (reader.key(of: open.openKey), last) }
+            return (reader.key(of: open.children[2 &* index]), reader.value(of: open.children[2 &* index &+ 1]))
+        }
     }
 
     /// The members in arrival order, duplicates included.
@@ -60,9 +102,7 @@ public struct JSONObject: Sendable, Hashable {
 
         /// - Precondition: `0 <= index < count`.
         public subscript(index: Int) -> (key: String, value: JSONValue) {
-            let member: _Member
-            if index == object._finished.count, let open = object._open { member = open.value } else { member = object._finished[index] }
-            return (member.key, member.value)
+            object._member(at: index)
         }
     }
 
@@ -77,5 +117,26 @@ public struct JSONObject: Sendable, Hashable {
             hasher.combine(key)
             hasher.combine(value)
         }
+    }
+}
+
+/// The value of the last of `members` key/value node pairs whose key is `key`.
+@inline(__always)
+private func _lastMatch(_ key: String, reader: _NodeReader, members: Int, node: (Int) -> _Node) -> JSONValue? {
+    var i = members
+    while i > 0 {
+        i -= 1
+        if _equals(key, reader.text(of: node(2 &* i))) { return reader.value(of: node(2 &* i &+ 1)) }
+    }
+    return nil
+}
+
+/// Whether `key`'s UTF-8 equals `bytes`.
+@inline(__always)
+private func _equals(_ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var key = key
+    return key.withUTF8 { utf8 in
+        guard utf8.count == bytes.count else { return false }
+        return utf8.elementsEqual(bytes)
     }
 }

@@ -1,0 +1,53 @@
+// Keys repeat: an array of records sends the same few keys thousands of
+// times. The parser stores each distinct key's bytes once and reuses its
+// node through this small direct-mapped cache, indexed by a hash of the
+// bytes. A hit is confirmed byte for byte, so a collision only costs storing
+// the key again, never a wrong key.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Nodes of recently stored keys (see above).
+struct _KeyCache: Sendable {
+    /// Empty until the first key; a `.null` tag marks an empty slot.
+    var _slots: [_Node] = []
+
+    static let slotCount = 256
+    /// Longer keys are stored every time; they are rare and costly to hash.
+    static let maxCachedBytes = 64
+
+    /// The node of `key`, storing its bytes in `bytes` unless a cached node
+    /// already points at the same bytes there.
+    ///
+    /// - Complexity: O(`key.count`).
+    mutating func node(for key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> _Node {
+        guard key.count <= Self.maxCachedBytes else { return Self.store(key, in: &bytes) }
+        var hash: UInt32 = 0x811C_9DC5
+        for b in key { hash = (hash ^ UInt32(b)) &* 0x0100_0193 }
+        let slot = Int(truncatingIfNeeded: hash) & (Self.slotCount &- 1)
+        if _slots.isEmpty { _slots = Array(repeating: _Node(.null), count: Self.slotCount) }
+        let cached = _slots[slot]
+        if cached.tag == .string && Int(cached.count) == key.count {
+            let same = bytes.withUnsafeBufferPointer { all in
+                guard let base = all.baseAddress, let probe = key.baseAddress, cached.start + key.count <= all.count else {
+                    return key.isEmpty
+                }
+                return memcmp(base + cached.start, probe, key.count) == 0
+            }
+            if same { return cached }
+        }
+        let node = Self.store(key, in: &bytes)
+        _slots[slot] = node
+        return node
+    }
+
+    private static func store(_ key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> _Node {
+        let start = bytes.count
+        bytes.append(contentsOf: key)
+        // Keys are bounded by the string limit checks well below 4 GiB.
+        return _Node(.string, start: start, count: UInt32(truncatingIfNeeded: key.count))
+    }
+}
