@@ -20,8 +20,8 @@
 //
 // `value` assembles a snapshot from the top of the stack down: the open
 // string (if visible), wrapped by each open container as its one open child.
-// That is O(depth) small boxes; the finished children and the bytes are
-// storage the parser keeps appending to past the snapshot's counts.
+// That is one block of O(depth) size; the finished children and the bytes
+// are storage the parser keeps appending to past the snapshot's counts.
 //
 // Visibility (so that a later snapshot only ever extends an earlier one):
 // a string shows as soon as its opening quote arrives; a number or literal
@@ -54,6 +54,11 @@ public struct IncrementalJSONParser: Sendable {
     var _bytes = AppendOnlyArray<UInt8>()
     /// Child lists of closed frames, kept for reuse.
     var _spareChildren: [AppendOnlyArray<_Node>] = []
+    /// Per depth, the child count of the container that last closed there.
+    /// Siblings tend to have the same shape (an array of records), so a new
+    /// child list reserves that many slots: one exact allocation when no
+    /// reusable list is at hand (a snapshot kept the last one).
+    var _sizeHints: [Int] = []
     /// Recently seen keys, by a hash of their bytes.
     var _keyCache = _KeyCache()
 
@@ -149,22 +154,17 @@ public struct IncrementalJSONParser: Sendable {
     ///   strings or finished children.
     public var value: JSONValue? {
         if _state == .done { return _root }
-        let reader = _reader
-        var child: JSONValue? = nil
+        var leaf: JSONValue? = nil
         if _state == .string && !_stringIsKey && options.partialStrings == .visible {
             let text = AppendOnlyText(_slice: _bytes._storage, start: _stringStart, count: _bytes.count - _stringStart)
-            child = JSONValue(.string(text), isComplete: false)
+            leaf = JSONValue(.string(text), isComplete: false)
         }
-        var level = _stack.count
-        while level > 0 {
-            level -= 1
-            let frame = _stack[level]
-            let open = _OpenContainer(children: frame.children, reader: reader, openKey: frame.key, open: child)
-            child = frame.isObject
-                ? JSONValue(.object(JSONObject(_members: .open(open))), isComplete: false)
-                : JSONValue(.array(JSONArray(_elements: .open(open))), isComplete: false)
+        guard !_stack.isEmpty else { return leaf }
+        let stack = _stack
+        let path = _OpenPath.make(_OpenPathHeader(reader: _reader, leaf: leaf, depth: stack.count)) { level in
+            _OpenLevel(children: stack[level].children, key: stack[level].key, isObject: stack[level].isObject)
         }
-        return child
+        return path.value(at: 0)
     }
 
     // MARK: Building the document
@@ -201,7 +201,11 @@ public struct IncrementalJSONParser: Sendable {
     mutating func _push(isObject: Bool, at index: Int) throws(JSONParseError) {
         if _stack.count >= options.maxDepth { throw _fail(.depthLimitExceeded(options.maxDepth), at: index) }
         var frame = _Frame(isObject: isObject)
-        if let spare = _spareChildren.popLast() { frame.children = spare }
+        if let spare = _spareChildren.popLast() {
+            frame.children = spare
+        } else if _stack.count < _sizeHints.count, _sizeHints[_stack.count] > 0 {
+            frame.children.reserveCapacity(_sizeHints[_stack.count])
+        }
         _stack.append(frame)
     }
 
@@ -215,6 +219,10 @@ public struct IncrementalJSONParser: Sendable {
         frame.children.withUnsafeBufferPointer { _nodes.append(contentsOf: $0) }
         let count = UInt32(truncatingIfNeeded: frame.isObject ? n / 2 : n)
         if frame.children._removeAllIfUnique() { _spareChildren.append(frame.children) }
+        let depth = _stack.count
+        while _sizeHints.count <= depth { _sizeHints.append(0) }
+        // Capped: one huge sibling should not make every later one reserve as much.
+        _sizeHints[depth] = Swift.min(n, 256)
         _emit(_Node(frame.isObject ? .object : .array, start: start, count: count))
     }
 

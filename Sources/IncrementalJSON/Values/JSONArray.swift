@@ -37,7 +37,7 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
         switch _elements {
         case .values(let values): values.count
         case .run(let run): run.count
-        case .open(let open): open.children.count + (open.open == nil ? 0 : 1)
+        case .open(let open): open.children.count + (open.hasOpen ? 1 : 0)
         }
     }
 

@@ -38,7 +38,7 @@ public struct JSONObject: Sendable, Hashable {
         switch _members {
         case .values(let members): members.count
         case .run(let run): run.count
-        case .open(let open): open.children.count / 2 + (open.open == nil ? 0 : 1)
+        case .open(let open): open.children.count / 2 + (open.hasOpen ? 1 : 0)
         }
     }
 

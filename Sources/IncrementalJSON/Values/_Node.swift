@@ -116,22 +116,71 @@ struct _NodeRun: Sendable {
     func node(_ offset: Int) -> _Node { nodes.base[start &+ offset] }
 }
 
-/// A container the parser is still inside, as a snapshot saw it.
-final class _OpenContainer: Sendable {
+/// One container the parser was inside when a snapshot was taken.
+struct _OpenLevel {
     /// The finished children (objects: key and value nodes), shared with the
     /// parser, which appends past this count.
     let children: AppendOnlyArray<_Node>
-    let reader: _NodeReader
-    /// Objects: the key of the open member (valid when `open` is set).
-    let openKey: _Node
-    /// The incomplete last child, if visible.
-    let open: JSONValue?
+    /// Objects: the key of the member being read.
+    let key: _Node
+    let isObject: Bool
+}
 
-    init(children: AppendOnlyArray<_Node>, reader: _NodeReader, openKey: _Node, open: JSONValue?) {
-        self.children = children
-        self.reader = reader
-        self.openKey = openKey
-        self.open = open
+/// What a snapshot's open path shares across its levels.
+struct _OpenPathHeader {
+    let reader: _NodeReader
+    /// The innermost open value below the last level (a visible string).
+    let leaf: JSONValue?
+    let depth: Int
+}
+
+/// A snapshot's open path, outermost container first, in one allocation
+/// (so a snapshot costs one small block however deep it is). Immutable.
+final class _OpenPath: ManagedBuffer<_OpenPathHeader, _OpenLevel> {
+
+    static func make(_ header: _OpenPathHeader, levels: (Int) -> _OpenLevel) -> _OpenPath {
+        let buffer = create(minimumCapacity: header.depth) { _ in header }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            for level in 0..<header.depth { (elements + level).initialize(to: levels(level)) }
+        }
+        return unsafeDowncast(buffer, to: _OpenPath.self)
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointers { header, elements in elements.deinitialize(count: header.pointee.depth) }
+    }
+
+    /// The value of the container at `level`.
+    func value(at level: Int) -> JSONValue {
+        let container = _OpenContainer(path: self, level: level)
+        return withUnsafeMutablePointerToElements { $0[level].isObject }
+            ? JSONValue(.object(JSONObject(_members: .open(container))), isComplete: false)
+            : JSONValue(.array(JSONArray(_elements: .open(container))), isComplete: false)
+    }
+}
+
+/// A container the parser is still inside, as a snapshot saw it: one level
+/// of an ``_OpenPath``.
+struct _OpenContainer: @unchecked Sendable {
+    // @unchecked: `_OpenPath` is immutable once made, but as a subclass of
+    // the non-Sendable ManagedBuffer it cannot say so itself.
+    let path: _OpenPath
+    let level: Int
+
+    @inline(__always) private var _level: _OpenLevel { path.withUnsafeMutablePointerToElements { $0[level] } }
+
+    /// The finished children, as nodes.
+    var children: AppendOnlyArray<_Node> { _level.children }
+    var reader: _NodeReader { path.header.reader }
+    /// Objects: the key of the open member (valid when `open` is set).
+    var openKey: _Node { _level.key }
+
+    /// Whether there is a visible incomplete last child.
+    var hasOpen: Bool { level + 1 < path.header.depth || path.header.leaf != nil }
+
+    /// The incomplete last child, if visible: the next level, or the leaf.
+    var open: JSONValue? {
+        level + 1 < path.header.depth ? path.value(at: level + 1) : path.header.leaf
     }
 }
 
