@@ -12,10 +12,13 @@ import Darwin
 
 /// Nodes of recently stored keys (see above).
 struct _KeyCache: Sendable {
-    /// Empty until the first key; a `.null` tag marks an empty slot.
+    /// Empty until `keysBeforeCaching` keys were stored (a small document
+    /// should not pay for the table); a `.null` tag marks an empty slot.
     var _slots: [_Node] = []
+    var _keysStored = 0
 
     static let slotCount = 256
+    static let keysBeforeCaching = 16
     /// Longer keys are stored every time; they are rare and costly to hash.
     static let maxCachedBytes = 64
 
@@ -25,10 +28,15 @@ struct _KeyCache: Sendable {
     /// - Complexity: O(`key.count`).
     mutating func node(for key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> _Node {
         guard key.count <= Self.maxCachedBytes else { return Self.store(key, in: &bytes) }
-        var hash: UInt32 = 0x811C_9DC5
-        for b in key { hash = (hash ^ UInt32(b)) &* 0x0100_0193 }
-        let slot = Int(truncatingIfNeeded: hash) & (Self.slotCount &- 1)
-        if _slots.isEmpty { _slots = Array(repeating: _Node(.null), count: Self.slotCount) }
+        if _slots.isEmpty {
+            _keysStored &+= 1
+            guard _keysStored > Self.keysBeforeCaching else { return Self.store(key, in: &bytes) }
+            _slots = Array(repeating: _Node(.null), count: Self.slotCount)
+        }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in key { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        // The top bits of a multiplicative mix spread similar keys apart.
+        let slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 56)
         let cached = _slots[slot]
         if cached.tag == .string && Int(cached.count) == key.count {
             let same = bytes.withUnsafeBufferPointer { all in
