@@ -3,8 +3,14 @@
 // the snapshot channel) versus the same bytes fed to MessageAccumulator
 // directly in 64 KiB chunks, in the same run. The server is a minimal
 // HTTP/1.1 responder on its own thread that writes the body as 64 KiB
-// chunked-encoding pieces as fast as the socket takes them. Target: the
-// transport adds at most 20% to the core's time.
+// chunked-encoding pieces as fast as the socket takes them (the whole
+// response is built once and written with one `send` loop, so the server
+// costs ≈2 ms of CPU per 16 MiB, not ≈5). Target: the transport adds at
+// most 20% to the core's time.
+//
+// Besides the times, each workload's process CPU time (user + system,
+// getrusage) is written to standard error: on 2 cores it tells whether the
+// transport is short of CPU or waits on the network path.
 
 import ClaudeStreaming
 import ClaudeTransport
@@ -51,15 +57,23 @@ enum TransportBenchmarks {
                 if case .failure(let error) = outcome { failure = "\(error)" }
                 if case .success(let count) = outcome, count != expected { failure = "text length \(count) != \(expected)" }
             }
-            var received = 0
-            // Alternated so that load from other processes hits all four alike.
-            let times = measureAlternately(context, [
+            var received = (bytes: 0, pieces: 0)
+            // Alternated so that load from other processes hits all alike.
+            let (times, cpu) = measureAlternately(context, [
                 { receive(streaming: false) },
                 { receive(streaming: true) },
                 { blackHole(core(body)) },
                 { received = urlSessionAlone(url) },
+                { blackHole(core(body, snapshotPerChunk: true)) },
             ])
-            if received < body.count { failure = "URLSession alone received \(received) of \(body.count) bytes" }
+            if received.bytes < body.count { failure = "URLSession alone received \(received.bytes) of \(body.count) bytes" }
+            let labels = ["final snapshot", "every snapshot consumed", "core alone", "URLSession alone", "core, one snapshot per chunk"]
+            var note = "transport \(size >> 20) MiB, process CPU (user+sys) / wall, medians:"
+            for (index, label) in labels.enumerated() {
+                note += String(format: " %@ %.1f/%.1f ms;", label, cpu[index] * 1e3, times[index] * 1e3)
+            }
+            note += " URLSession delivered \(received.pieces) pieces (\(received.pieces / max(1, size >> 20)) per MiB)\n"
+            FileHandle.standardError.write(Data(note.utf8))
             if let failure {
                 print("transport: \(failure)")
                 return results
@@ -79,13 +93,19 @@ enum TransportBenchmarks {
                 suite: "transport", name: "text \(size >> 20) MiB over loopback, URLSession alone (bytes counted, not parsed)",
                 bytes: body.count, seconds: times[3],
                 baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2]))
+            // What the transport's delegate asks of the core: the newest
+            // snapshot read once per piece instead of one kept per event.
+            results.append(BenchmarkResult(
+                suite: "transport", name: "text \(size >> 20) MiB, MessageAccumulator alone, one snapshot read per chunk (the delegate's way)",
+                bytes: body.count, seconds: times[4],
+                baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2]))
         }
         return results
     }
 
     /// Receives the body with a bare URLSession whose delegate only counts
-    /// the bytes; returns the count.
-    static func urlSessionAlone(_ url: URL) -> Int {
+    /// the bytes; returns the byte count and the number of pieces.
+    static func urlSessionAlone(_ url: URL) -> (bytes: Int, pieces: Int) {
         let delegate = _CountingDelegate()
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
         var request = URLRequest(url: url.appendingPathComponent("v1/messages"))
@@ -94,35 +114,62 @@ enum TransportBenchmarks {
         session.dataTask(with: request).resume()
         delegate.done.wait()
         session.finishTasksAndInvalidate()
-        return delegate.count.withLock { $0 }
+        return delegate.count.withLock { ($0.bytes, $0.pieces) }
     }
 
-    /// Median time of each workload, run round-robin after one warm-up each.
-    static func measureAlternately(_ context: BenchmarkContext, _ workloads: [() -> Void]) -> [Double] {
+    /// Median wall time and median process CPU time (user + system) of each
+    /// workload, run round-robin after one warm-up each.
+    static func measureAlternately(_ context: BenchmarkContext, _ workloads: [() -> Void]) -> (wall: [Double], cpu: [Double]) {
         for work in workloads { work() }
         var times = Array(repeating: [Double](), count: workloads.count)
+        var cpu = times
         for _ in 0..<(context.repetitions * 2 + 1) {
             for (index, work) in workloads.enumerated() {
+                let cpuBefore = processCPUSeconds()
                 let start = ContinuousClock.now
                 work()
                 let elapsed = ContinuousClock.now - start
+                cpu[index].append(processCPUSeconds() - cpuBefore)
                 times[index].append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
             }
         }
-        return times.map { samples in samples.sorted()[samples.count / 2] }
+        let median = { (samples: [Double]) in samples.sorted()[samples.count / 2] }
+        return (times.map(median), cpu.map(median))
+    }
+
+    /// User plus system CPU time of the whole process so far.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        let seconds = Double(usage.ru_utime.tv_sec) + Double(usage.ru_stime.tv_sec)
+        return seconds + (Double(usage.ru_utime.tv_usec) + Double(usage.ru_stime.tv_usec)) * 1e-6
     }
 
     /// The core alone: 64 KiB chunks, keeping the newest snapshot per chunk
-    /// (what the transport's delegate does). Returns the final text length.
-    static func core(_ bytes: [UInt8]) -> Int {
+    /// as each event hands it out (the baseline of the target). With
+    /// `snapshotPerChunk`, the newest is read once per chunk after the
+    /// events (what the transport's delegate does with each piece). Returns
+    /// the final text length.
+    static func core(_ bytes: [UInt8], snapshotPerChunk: Bool = false) -> Int {
         var accumulator = MessageAccumulator()
         var latest: MessageSnapshot?
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let end = min(raw.count, offset + chunk)
+                let piece = UnsafeRawBufferPointer(rebasing: raw[offset..<end])
                 do throws(MessageStreamError) {
-                    try accumulator.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) { latest = $0 }
+                    if snapshotPerChunk {
+                        var changed = false
+                        try accumulator.feed(piece) { _ in changed = true }
+                        if changed { latest = accumulator.snapshot }
+                    } else {
+                        try accumulator.feed(piece) { latest = $0 }
+                    }
                 } catch { return }
                 offset = end
             }
@@ -173,12 +220,22 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
 final class _BenchServer: Sendable {
     let port: Int
     private let listener: Int32
-    private let body: [UInt8]
-    private let chunk: Int
+    /// The whole response (head, chunked body, last chunk), built once.
+    private let response: [UInt8]
 
     init?(body: [UInt8], chunk: Int) {
-        self.body = body
-        self.chunk = chunk
+        var response = Array("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n".utf8)
+        response.reserveCapacity(body.count + body.count / chunk * 12 + 128)
+        var offset = 0
+        while offset < body.count {
+            let end = min(body.count, offset + chunk)
+            response += Array(String(end - offset, radix: 16).utf8) + [13, 10]
+            response += body[offset..<end]
+            response += [13, 10]
+            offset = end
+        }
+        response += Array("0\r\n\r\n".utf8)
+        self.response = response
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -213,6 +270,8 @@ final class _BenchServer: Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
+            var one: Int32 = 1
+            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             serve(connection)
             close(connection)
         }
@@ -234,17 +293,7 @@ final class _BenchServer: Sendable {
                 needed = end + 4 + length
             }
         }
-        write(connection, Array("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n".utf8))
-        var offset = 0
-        while offset < body.count {
-            let end = min(body.count, offset + chunk)
-            var piece = Array(String(end - offset, radix: 16).utf8) + [13, 10]
-            piece += body[offset..<end]
-            piece += [13, 10]
-            guard write(connection, piece) else { return }
-            offset = end
-        }
-        write(connection, Array("0\r\n\r\n".utf8))
+        write(connection, response)
     }
 
     private func headEnd(_ bytes: [UInt8]) -> Int? {
@@ -269,13 +318,16 @@ final class _BenchServer: Sendable {
     }
 }
 
-/// A data delegate that counts the body's bytes and signals completion.
+/// A data delegate that counts the body's bytes and pieces and signals completion.
 final class _CountingDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    let count = Mutex<Int>(0)
+    let count = Mutex<(bytes: Int, pieces: Int)>((0, 0))
     let done = DispatchSemaphore(value: 0)
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        count.withLock { $0 += data.count }
+        count.withLock {
+            $0.bytes += data.count
+            $0.pieces += 1
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
