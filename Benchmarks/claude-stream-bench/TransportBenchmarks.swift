@@ -30,10 +30,14 @@ enum TransportBenchmarks {
     static let chunk = 64 << 10
 
     static let suite = BenchmarkSuite(name: "transport") { context in
-        let sizes = context.quick ? [1 << 20] : [4 << 20, 16 << 20]
+        // Text is the judged workload; a mixed stream (thinking, web search,
+        // cited text, tool input: the accumulator benchmark's generator, one
+        // message at 4 MiB) shows a stream with more work per byte.
+        let workloads: [(kind: String, size: Int)] = context.quick
+            ? [("text", 1 << 20)] : [("text", 4 << 20), ("text", 16 << 20), ("mixed", 4 << 20)]
         var results: [BenchmarkResult] = []
-        for size in sizes {
-            let body = textStream(bytes: size)
+        for (kind, size) in workloads {
+            let body = kind == "mixed" ? generate(.mixed, bytes: size).bytes : textStream(bytes: size)
             guard let server = _BenchServer(body: body, chunk: chunk), let url = URL(string: "http://127.0.0.1:\(server.port)") else {
                 print("transport: could not open a loopback socket; skipped")
                 return []
@@ -49,13 +53,13 @@ enum TransportBenchmarks {
                         let final = streaming
                             ? try await client.send(request, onSnapshot: { blackHole($0) })
                             : try await client.send(request)
-                        return .success(final.messageJSON()["content"]?[0]?["text"]?.stringValue?.utf8.count ?? -1)
+                        return .success(summary(final))
                     } catch {
                         return .failure(error)
                     }
                 }
                 if case .failure(let error) = outcome { failure = "\(error)" }
-                if case .success(let count) = outcome, count != expected { failure = "text length \(count) != \(expected)" }
+                if case .success(let count) = outcome, count != expected { failure = "content summary \(count) != \(expected)" }
             }
             var received = (bytes: 0, pieces: 0)
             // Alternated so that load from other processes hits all alike.
@@ -68,7 +72,7 @@ enum TransportBenchmarks {
             ])
             if received.bytes < body.count { failure = "URLSession alone received \(received.bytes) of \(body.count) bytes" }
             let labels = ["final snapshot", "every snapshot consumed", "core alone", "URLSession alone", "core, one snapshot per chunk"]
-            var note = "transport \(size >> 20) MiB, process CPU (user+sys) / wall, medians:"
+            var note = "transport \(kind) \(size >> 20) MiB, process CPU (user+sys) / wall, medians:"
             for (index, label) in labels.enumerated() {
                 note += String(format: " %@ %.1f/%.1f ms;", label, cpu[index] * 1e3, times[index] * 1e3)
             }
@@ -80,7 +84,7 @@ enum TransportBenchmarks {
             }
             for (index, label) in ["final snapshot", "every snapshot consumed"].enumerated() {
                 var row = BenchmarkResult(
-                    suite: "transport", name: "text \(size >> 20) MiB over loopback, \(label)",
+                    suite: "transport", name: "\(kind) \(size >> 20) MiB over loopback, \(label)",
                     bytes: body.count, seconds: times[index],
                     baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2],
                     target: "transport adds <= 20%")
@@ -90,13 +94,13 @@ enum TransportBenchmarks {
             // The floor under the transport on this platform: URLSession
             // delivering the same body to a delegate that only counts it.
             results.append(BenchmarkResult(
-                suite: "transport", name: "text \(size >> 20) MiB over loopback, URLSession alone (bytes counted, not parsed)",
+                suite: "transport", name: "\(kind) \(size >> 20) MiB over loopback, URLSession alone (bytes counted, not parsed)",
                 bytes: body.count, seconds: times[3],
                 baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2]))
             // What the transport's delegate asks of the core: the newest
             // snapshot read once per piece instead of one kept per event.
             results.append(BenchmarkResult(
-                suite: "transport", name: "text \(size >> 20) MiB, MessageAccumulator alone, one snapshot read per chunk (the delegate's way)",
+                suite: "transport", name: "\(kind) \(size >> 20) MiB, MessageAccumulator alone, one snapshot read per chunk (the delegate's way)",
                 bytes: body.count, seconds: times[4],
                 baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2]))
         }
@@ -153,7 +157,7 @@ enum TransportBenchmarks {
     /// as each event hands it out (the baseline of the target). With
     /// `snapshotPerChunk`, the newest is read once per chunk after the
     /// events (what the transport's delegate does with each piece). Returns
-    /// the final text length.
+    /// the final message's ``summary(_:)``.
     static func core(_ bytes: [UInt8], snapshotPerChunk: Bool = false) -> Int {
         var accumulator = MessageAccumulator()
         var latest: MessageSnapshot?
@@ -176,7 +180,20 @@ enum TransportBenchmarks {
         }
         blackHole(latest)
         guard let final = try? accumulator.finish() else { return -1 }
-        return final.messageJSON()["content"]?[0]?["text"]?.stringValue?.utf8.count ?? -1
+        return summary(final)
+    }
+
+    /// What both sides compute from the final message, to check they agree:
+    /// per content block, one plus the length of its text or thinking.
+    static func summary(_ message: MessageSnapshot) -> Int {
+        let content = message.messageJSON()["content"]
+        var total = 0
+        var index = 0
+        while let block = content?[index] {
+            total += 1 + (block["text"]?.stringValue ?? block["thinking"]?.stringValue ?? "").utf8.count
+            index += 1
+        }
+        return total
     }
 
     /// One message whose single text block arrives in ≈100-byte deltas.
