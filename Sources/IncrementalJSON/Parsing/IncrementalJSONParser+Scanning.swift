@@ -34,7 +34,10 @@ extension IncrementalJSONParser {
                 if b == UInt8(ascii: "\"") {
                     _state = .string
                     _stringIsKey = true
-                    _key.removeAll(keepingCapacity: true)
+                    // Usually empty already (a key is collected only when
+                    // a chunk cuts it or it has escapes); clearing an empty
+                    // array still costs a uniqueness check and a release.
+                    if !_key.isEmpty { _key.removeAll(keepingCapacity: true) }
                 } else if b == UInt8(ascii: "}") && _state == .keyOrObjectEnd {
                     try _close(at: i)
                 } else {
@@ -86,7 +89,7 @@ extension IncrementalJSONParser {
             // The number scanner consumes from this byte on.
             _state = .number
             _number = .start
-            _token.removeAll(keepingCapacity: true)
+            if !_token.isEmpty { _token.removeAll(keepingCapacity: true) }
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             _literal = b == UInt8(ascii: "t") ? .true : (b == UInt8(ascii: "f") ? .false : .null)
             _matched = 0
