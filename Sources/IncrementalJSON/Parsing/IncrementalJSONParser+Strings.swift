@@ -236,7 +236,7 @@ extension IncrementalJSONParser {
     mutating func _endString(_ bytes: UnsafePointer<UInt8>, _ count: Int, at index: Int) throws(JSONParseError) {
         if !_stringIsKey {
             try _appendString(bytes, count, at: index)
-            _emit(_Node(.string, start: _stringStart, count: UInt32(truncatingIfNeeded: _bytes.count &- _stringStart)))
+            _emit(_Node(.string, start: _stringStart, count: _bytes.count &- _stringStart))
             return
         }
         let node: _Node

@@ -97,7 +97,9 @@ public struct IncrementalJSONParser: Sendable {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         var count = bytes.count
         var limit: Int? = nil
-        if let maxBytes = options.maxBytes, count > maxBytes - _consumed {
+        // Past 4 GiB the document's nodes could not address their text.
+        let maxBytes = Swift.min(options.maxBytes ?? _NodeLimits.maxDocumentBytes, _NodeLimits.maxDocumentBytes)
+        if count > maxBytes - _consumed {
             count = Swift.max(0, maxBytes - _consumed)
             limit = maxBytes
         }
@@ -192,10 +194,13 @@ public struct IncrementalJSONParser: Sendable {
     /// Stores a finished number's text and emits it.
     @inline(__always)
     mutating func _emitNumber(_ text: UnsafeBufferPointer<UInt8>) {
+        if text.count <= _Node.maxInlineBytes {
+            _emit(_Node(.shortNumber, inline: text))
+            return
+        }
         let start = _bytes.count
         _bytes.append(contentsOf: text)
-        // Number tokens are bounded by the size limits long before 4 GiB.
-        _emit(_Node(.number, start: start, count: UInt32(truncatingIfNeeded: text.count)))
+        _emit(_Node(.number, start: start, count: text.count))
     }
 
     mutating func _push(isObject: Bool, at index: Int) throws(JSONParseError) {
@@ -212,12 +217,12 @@ public struct IncrementalJSONParser: Sendable {
     /// Closes the innermost container: its children become one run of the
     /// document's nodes, and it becomes a node of its parent.
     mutating func _close(at index: Int) throws(JSONParseError) {
+        // (Cannot fail today: node indices stay below the 4 GiB input limit.)
         guard var frame = _stack.popLast() else { return }
         let start = _nodes.count
         let n = frame.children.count
-        guard n <= _NodeLimits.maxNodes - start else { throw _fail(.sizeLimitExceeded(_NodeLimits.maxNodes), at: index) }
         frame.children.withUnsafeBufferPointer { _nodes.append(contentsOf: $0) }
-        let count = UInt32(truncatingIfNeeded: frame.isObject ? n / 2 : n)
+        let count = frame.isObject ? n / 2 : n
         if frame.children._removeAllIfUnique() { _spareChildren.append(frame.children) }
         let depth = _stack.count
         while _sizeHints.count <= depth { _sizeHints.append(0) }
@@ -285,8 +290,8 @@ enum _Literal: UInt8, Sendable {
 
     var node: _Node {
         switch self {
-        case .true: _Node(.true)
-        case .false: _Node(.false)
+        case .true: _Node(bool: true)
+        case .false: _Node(bool: false)
         case .null: _Node(.null)
         }
     }

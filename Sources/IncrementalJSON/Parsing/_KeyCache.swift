@@ -1,6 +1,7 @@
 // Keys repeat: an array of records sends the same few keys thousands of
-// times. The parser stores each distinct key's bytes once and reuses its
-// node through this small direct-mapped cache, indexed by a hash of the
+// times. A key of up to 7 bytes lives in its node. For longer ones the
+// parser stores each distinct key's bytes once and reuses its
+// node through this small two-way cache, indexed by a hash of the
 // bytes. A hit is confirmed byte for byte, so a collision only costs storing
 // the key again, never a wrong key.
 
@@ -27,6 +28,7 @@ struct _KeyCache: Sendable {
     ///
     /// - Complexity: O(`key.count`).
     mutating func node(for key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> _Node {
+        if key.count <= _Node.maxInlineBytes { return _Node(.shortString, inline: key) }
         guard key.count <= Self.maxCachedBytes else { return Self.store(key, in: &bytes) }
         if _slots.isEmpty {
             _keysStored &+= 1
@@ -36,26 +38,35 @@ struct _KeyCache: Sendable {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in key { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
         // The top bits of a multiplicative mix spread similar keys apart.
-        let slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 56)
-        let cached = _slots[slot]
-        if cached.tag == .string && Int(cached.count) == key.count {
-            let same = bytes.withUnsafeBufferPointer { all in
-                guard let base = all.baseAddress, let probe = key.baseAddress, cached.start + key.count <= all.count else {
-                    return key.isEmpty
-                }
-                return memcmp(base + cached.start, probe, key.count) == 0
+        // Two ways per set, newest first: two keys that hash alike (likely
+        // among a few dozen) do not evict each other on every record.
+        let first = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 56) & ~1
+        for way in 0..<2 {
+            let cached = _slots[first | way]
+            if cached.tag == .string && cached.count == key.count && Self.matches(cached, key, in: bytes) {
+                return cached
             }
-            if same { return cached }
         }
         let node = Self.store(key, in: &bytes)
-        _slots[slot] = node
+        _slots[first | 1] = _slots[first]
+        _slots[first] = node
         return node
+    }
+
+    /// Whether the stored key `cached` has the bytes of `key`.
+    private static func matches(_ cached: _Node, _ key: UnsafeBufferPointer<UInt8>, in bytes: AppendOnlyArray<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress, let probe = key.baseAddress, cached.start + key.count <= all.count else {
+                return key.isEmpty
+            }
+            return memcmp(base + cached.start, probe, key.count) == 0
+        }
     }
 
     private static func store(_ key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> _Node {
         let start = bytes.count
         bytes.append(contentsOf: key)
         // Keys are bounded by the string limit checks well below 4 GiB.
-        return _Node(.string, start: start, count: UInt32(truncatingIfNeeded: key.count))
+        return _Node(.string, start: start, count: key.count)
     }
 }

@@ -24,12 +24,20 @@
 //
 // Growth doubles the capacity into fresh storage and copies the prefix once,
 // so appends are amortised O(1); old snapshots keep the old storage alive.
+// When no other value shares the storage and the elements are plain data,
+// it grows in place with `realloc` instead (a large block is remapped by
+// the kernel rather than copied, and the old pages are not kept twice).
 // Past 64 KiB the capacity quadruples instead: snapshots held across a
 // growth keep every older buffer, whose sizes then sum to a third of the
 // final one rather than all of it, and the untouched tail of a large buffer
 // costs address space, not resident memory.
 
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Shared storage behind ``AppendOnlyArray``. Slots `0..<claimed` are
 /// initialised (a claim is always followed by its writes before any value
@@ -37,19 +45,40 @@ import Synchronization
 final class _AppendOnlyStorage<Element>: @unchecked Sendable {
     // @unchecked: `base` is written only past `claimed` by the single writer
     // that won the claim, and read only below a published count (see above).
-    let capacity: Int
+    // `capacity` and `base` change only in `_resize`, which runs only while
+    // the storage is uniquely referenced, so no other value can observe it.
+    private(set) var capacity: Int
     let claimed: Atomic<Int>
-    let base: UnsafeMutablePointer<Element>
+    private(set) var base: UnsafeMutablePointer<Element>
+    /// Plain-data elements live in a `malloc` block, which `_resize` can
+    /// grow with `realloc`: a large block is then remapped, not copied.
+    let _isMalloced: Bool
 
     init(capacity: Int) {
         self.capacity = Swift.max(capacity, 1)
         self.claimed = Atomic(0)
-        self.base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
+        if _isPOD(Element.self), MemoryLayout<Element>.alignment <= 16,
+           let raw = malloc(self.capacity &* MemoryLayout<Element>.stride) {
+            self.base = raw.bindMemory(to: Element.self, capacity: self.capacity)
+            self._isMalloced = true
+        } else {
+            self.base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
+            self._isMalloced = false
+        }
     }
 
     deinit {
         base.deinitialize(count: claimed.load(ordering: .acquiring))
-        base.deallocate()
+        if _isMalloced { free(base) } else { base.deallocate() }
+    }
+
+    /// Grows the block to `newCapacity` in place or by `realloc`'s move.
+    /// Only for a malloc'd storage that no other value references.
+    func _resize(to newCapacity: Int) -> Bool {
+        guard _isMalloced, let raw = realloc(base, newCapacity &* MemoryLayout<Element>.stride) else { return false }
+        base = raw.bindMemory(to: Element.self, capacity: newCapacity)
+        capacity = newCapacity
+        return true
     }
 
     /// Claims `n` slots after `count`, or returns false when another value
@@ -164,13 +193,20 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// Moves this value's prefix into fresh storage that holds at least
     /// `needed` elements (doubling unless `exact`), and claims the prefix.
     private mutating func _grow(toHold needed: Int, exact: Bool) {
-        let old = _storage
-        let current = old?.capacity ?? 0
+        let current = _storage?.capacity ?? 0
         let factor = current * MemoryLayout<Element>.stride >= 1 << 16 ? 4 : 2
         let grown = Swift.max(current &* factor, 4)
         let capacity = exact ? Swift.max(needed, count) : Swift.max(needed, grown)
+        // Checked before any local reference to the storage exists.
+        if isKnownUniquelyReferenced(&_storage), let storage = _storage, storage._isMalloced {
+            // No other value sees this storage, so it may change under us:
+            // drop slots a copy that no longer exists had claimed (plain data,
+            // nothing to deinitialise) and grow the block itself.
+            storage.claimed.store(count, ordering: .relaxed)
+            if storage._resize(to: capacity) { return }
+        }
         let fresh = _AppendOnlyStorage<Element>(capacity: capacity)
-        if let old, count > 0 {
+        if let old = _storage, count > 0 {
             fresh.base.initialize(from: old.base, count: count)
         }
         fresh.claimed.store(count, ordering: .releasing)

@@ -65,7 +65,7 @@ public struct JSONObject: Sendable, Hashable {
             return _lastMatch(key, reader: reader, members: run.count) { run.node($0) }
         case .open(let open):
             let reader = open.reader
-            if let last = open.open, _equals(key, reader.text(of: open.openKey)) { return last }
+            if let last = open.open, reader.withText(of: open.openKey, { _equals(key, $0) }) { return last }
             return _lastMatch(key, reader: reader, members: open.children.count / 2) { open.children[$0] }
         }
     }
@@ -126,7 +126,7 @@ private func _lastMatch(_ key: String, reader: _NodeReader, members: Int, node: 
     var i = members
     while i > 0 {
         i -= 1
-        if _equals(key, reader.text(of: node(2 &* i))) { return reader.value(of: node(2 &* i &+ 1)) }
+        if reader.withText(of: node(2 &* i), { _equals(key, $0) }) { return reader.value(of: node(2 &* i &+ 1)) }
     }
     return nil
 }

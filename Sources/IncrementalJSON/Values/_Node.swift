@@ -6,9 +6,10 @@
 // every finished container's children, in order, into one append-only node
 // array (post-order: a container's run of children is written when it
 // closes, after everything nested inside them), and the text of every
-// string, key and number into one append-only byte array. A node is 16 bytes
+// string, key and number into one append-only byte array. A node is 8 bytes
 // of plain data: a scalar points into the bytes, a container at its run of
-// nodes (an object's run is key, value, key, value, ...). So parsing
+// nodes (an object's run is key, value, key, value, ...). A number or key
+// of at most 7 bytes (most of them) sits in its node instead. So parsing
 // allocates per document rather than per value, nothing is reference
 // counted per value, and releasing a document frees two buffers instead of
 // walking a tree.
@@ -26,27 +27,54 @@
 // before the node that points at them exists, and growing a storage copies
 // its prefix into the new one while the old one stays alive for its holders.
 
-/// What a node is.
+/// What a node is. Eight kinds: the tag takes three bits of the node.
 enum _NodeTag: UInt8, Sendable {
-    case null, `false`, `true`, number, string, array, object
+    case null, bool, number, string, array, object
+    /// A number or a string whose UTF-8 (at most 7 bytes) is in the node.
+    case shortNumber, shortString
 }
 
-/// A finished value in a parsed document (see the file comment).
+/// A finished value in a parsed document (see the file comment), in one
+/// word: bits 0-2 the tag; then either bits 3-31 a count and bits 32-63 a
+/// start (text: its length and offset in the byte storage; array: elements
+/// and the index of the first; object: members, twice as many nodes), or
+/// for the short kinds bits 3-5 the length and bytes 1-7 the text itself
+/// (for `bool`, bit 3 the value).
+///
+/// The parser keeps documents under 4 GiB and strings under 512 MiB
+/// (`_NodeLimits`), so every field fits.
 struct _Node: Sendable {
-    /// Number, string: offset of the text in the byte storage.
-    /// Array, object: index of the first child in the node storage.
-    var start: Int
-    /// Number, string: bytes of text. Array: elements. Object: members
-    /// (twice as many nodes).
-    var count: UInt32
-    var tag: _NodeTag
+    var _raw: UInt64
 
     @inline(__always)
-    init(_ tag: _NodeTag, start: Int = 0, count: UInt32 = 0) {
-        self.tag = tag
-        self.start = start
-        self.count = count
+    init(_ tag: _NodeTag, start: Int = 0, count: Int = 0) {
+        _raw = UInt64(tag.rawValue) | UInt64(truncatingIfNeeded: count) << 3 | UInt64(truncatingIfNeeded: start) << 32
     }
+
+    @inline(__always)
+    init(bool value: Bool) {
+        _raw = UInt64(_NodeTag.bool.rawValue) | (value ? 8 : 0)
+    }
+
+    /// A short node holding `text` (at most 7 bytes) itself.
+    @inline(__always)
+    init(_ tag: _NodeTag, inline text: UnsafeBufferPointer<UInt8>) {
+        var raw = UInt64(tag.rawValue) | UInt64(text.count) << 3
+        var shift: UInt64 = 8
+        for byte in text {
+            raw |= UInt64(byte) << shift
+            shift &+= 8
+        }
+        _raw = raw
+    }
+
+    static let maxInlineBytes = 7
+
+    @inline(__always) var tag: _NodeTag { _NodeTag(rawValue: UInt8(truncatingIfNeeded: _raw & 7)) ?? .null }
+    @inline(__always) var start: Int { Int(truncatingIfNeeded: _raw >> 32) }
+    @inline(__always) var count: Int { Int(truncatingIfNeeded: (_raw >> 3) & 0x1FFF_FFFF) }
+    @inline(__always) var boolValue: Bool { _raw & 8 != 0 }
+    @inline(__always) var inlineCount: Int { Int(truncatingIfNeeded: (_raw >> 3) & 7) }
 }
 
 /// Reads nodes of one document: the storages as of some moment.
@@ -54,11 +82,20 @@ struct _NodeReader: Sendable {
     let nodes: _AppendOnlyStorage<_Node>?
     let bytes: _AppendOnlyStorage<UInt8>?
 
-    /// The bytes of a string or number node.
+    /// Calls `body` with the UTF-8 of a string or number node (short or not).
     @inline(__always)
-    func text(of node: _Node) -> UnsafeBufferPointer<UInt8> {
-        guard let bytes, node.count > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: bytes.base + node.start, count: Int(node.count))
+    func withText<R>(of node: _Node, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch node.tag {
+        case .shortNumber, .shortString:
+            var raw = node._raw.littleEndian
+            let count = node.inlineCount
+            return withUnsafeBytes(of: &raw) { word in
+                body(UnsafeBufferPointer(start: word.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) + 1 }, count: count))
+            }
+        default:
+            guard let bytes, node.count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            return body(UnsafeBufferPointer(start: bytes.base + node.start, count: node.count))
+        }
     }
 
     /// The public value of `node`.
@@ -67,10 +104,9 @@ struct _NodeReader: Sendable {
     func value(of node: _Node) -> JSONValue {
         switch node.tag {
         case .null: return JSONValue(.null)
-        case .false: return JSONValue(.bool(false))
-        case .true: return JSONValue(.bool(true))
-        case .number: return JSONValue(.number(JSONNumber(_unchecked: text(of: node))))
-        case .string: return JSONValue(.string(string(of: node)))
+        case .bool: return JSONValue(.bool(node.boolValue))
+        case .number, .shortNumber: return JSONValue(.number(withText(of: node) { JSONNumber(_unchecked: $0) }))
+        case .string, .shortString: return JSONValue(.string(string(of: node)))
         case .array:
             guard node.count > 0, let nodes else { return JSONValue(.array(JSONArray())) }
             return JSONValue(.array(JSONArray(_elements: .run(_NodeRun(nodes: nodes, bytes: bytes, node: node)))))
@@ -80,15 +116,18 @@ struct _NodeReader: Sendable {
         }
     }
 
-    /// A string node as text that shares the document's bytes.
+    /// A string node as text; a long one shares the document's bytes.
     @inline(__always)
     func string(of node: _Node) -> AppendOnlyText {
-        AppendOnlyText(_slice: bytes, start: node.start, count: Int(node.count))
+        if node.tag == .string { return AppendOnlyText(_slice: bytes, start: node.start, count: node.count) }
+        var text = AppendOnlyText()
+        withText(of: node) { text.append(utf8: $0) }
+        return text
     }
 
     /// A key node decoded.
     func key(of node: _Node) -> String {
-        String(decoding: text(of: node), as: UTF8.self)
+        withText(of: node) { String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -103,8 +142,8 @@ struct _NodeRun: Sendable {
     init(nodes: _AppendOnlyStorage<_Node>, bytes: _AppendOnlyStorage<UInt8>?, node: _Node) {
         self.nodes = nodes
         self.bytes = bytes
-        // The parser keeps node indices below 2^32 (see `_NodeLimits`).
-        self._packed = UInt64(truncatingIfNeeded: node.start) << 32 | UInt64(node.count)
+        // Both fields come from the node, which holds them in 32 bits or less.
+        self._packed = UInt64(truncatingIfNeeded: node.start) << 32 | UInt64(truncatingIfNeeded: node.count)
     }
 
     @inline(__always) var start: Int { Int(truncatingIfNeeded: _packed >> 32) }
@@ -186,8 +225,10 @@ struct _OpenContainer: @unchecked Sendable {
 
 /// Bounds that keep node fields in their widths.
 enum _NodeLimits {
-    /// Node indices and counts are stored in 32 bits.
-    static let maxNodes = Int(UInt32.max)
-    /// String and number texts are at most this long.
-    static let maxTextBytes = Int(UInt32.max)
+    /// Byte offsets and node indices are stored in 32 bits; text is never
+    /// longer than the input that carried it, and a node needs at least one
+    /// input byte, so a document must stay under 4 GiB.
+    static let maxDocumentBytes = Int(UInt32.max)
+    /// String and number texts are stored with 29-bit lengths.
+    static let maxTextBytes = (1 << 29) - 1
 }
