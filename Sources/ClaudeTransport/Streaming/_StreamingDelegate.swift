@@ -32,6 +32,9 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var accumulator: MessageAccumulator
         var startSignal: CheckedContinuation<_AttemptStart, Never>?
         var startResult: _AttemptStart?
+        /// The accumulator's event count when a snapshot last went to the
+        /// channel, so the end does not hand the consumer the same one twice.
+        var deliveredAtEvent = -1
     }
 
     private let state: Mutex<State>
@@ -113,7 +116,10 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                         return error
                     }
                 }
-                if changed { latest = state.accumulator.snapshot }
+                if changed {
+                    latest = state.accumulator.snapshot
+                    state.deliveredAtEvent = state.accumulator.eventCount
+                }
                 return failure
             }
         }
@@ -127,7 +133,8 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         session.finishTasksAndInvalidate()
         enum Outcome {
-            case finished(Result<MessageSnapshot, MessageStreamError>)
+            /// `isNew`: not yet delivered (the last piece's snapshot usually is the final one).
+            case finished(Result<MessageSnapshot, MessageStreamError>, isNew: Bool)
             case failedStreaming(MessageSnapshot?)
             case httpFailure(HTTPFailure)
             case failedBeforeResponse
@@ -135,8 +142,9 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let outcome = state.withLock { state -> Outcome in
             switch state.phase {
             case .streaming where error == nil:
-                do throws(MessageStreamError) { return .finished(.success(try state.accumulator.finish())) }
-                catch { return .finished(.failure(error)) }
+                let isNew = state.accumulator.eventCount != state.deliveredAtEvent
+                do throws(MessageStreamError) { return .finished(.success(try state.accumulator.finish()), isNew: isNew) }
+                catch { return .finished(.failure(error), isNew: isNew) }
             case .streaming:
                 return .failedStreaming(state.accumulator.snapshot)
             case .collectingError(let status, let headers, let body):
@@ -146,10 +154,10 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             }
         }
         switch outcome {
-        case .finished(.success(let snapshot)):
-            channel.deliver(snapshot)
+        case .finished(.success(let snapshot), let isNew):
+            if isNew { channel.deliver(snapshot) }
             channel.finish(nil)
-        case .finished(.failure(let streamError)):
+        case .finished(.failure(let streamError), _):
             channel.finish(.stream(streamError))
         case .failedStreaming(let snapshot):
             channel.finish(_mapped(error, snapshot: snapshot, streaming: true))
