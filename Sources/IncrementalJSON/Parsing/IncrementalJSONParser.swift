@@ -9,14 +9,14 @@
 // constant number of times, so total work is O(n) over all chunks.
 //
 // The document is written as it is read (see _Node.swift): each finished
-// value becomes a 16-byte node appended to its open container's child list
+// value becomes an 8-byte node appended to its open container's child list
 // (`_Frame.children`); when a container closes, its children move into the
 // document's node storage as one run and the container becomes a node in
-// its parent. String, key and number text goes once into the document's
-// byte storage. A whole parse therefore allocates a handful of buffers, not
-// one per value; a closed frame's child list is reused by the next frame
-// unless a snapshot still holds it. Repeated keys (an array of records) are
-// stored once, through a small cache.
+// its parent. A number or key of up to 7 bytes sits in its node; other
+// text goes once into the document's byte storage. A whole parse therefore
+// allocates a handful of buffers, not one per value; a closed frame's child
+// list is reused by the next frame unless a snapshot still holds it. Longer
+// repeated keys (an array of records) are stored once, through a small cache.
 //
 // `value` assembles a snapshot from the top of the stack down: the open
 // string (if visible), wrapped by each open container as its one open child.
