@@ -43,6 +43,52 @@ import Testing
         #expect(writer.count == 1_000)
     }
 
+    /// Plain data in storage nobody else holds grows in place (realloc);
+    /// as soon as a copy exists, growing forks instead and the copy keeps
+    /// its bytes.
+    @Test func unsharedPlainStorageGrowsInPlaceSharedStorageForks() {
+        var writer = AppendOnlyArray<UInt8>()
+        for index in 0..<100 { writer.append(UInt8(index)) }
+        let before = writer._storage.map(ObjectIdentifier.init)
+        for index in 100..<200_000 { writer.append(UInt8(truncatingIfNeeded: index)) }
+        #expect(writer._storage.map(ObjectIdentifier.init) == before, "unshared: grown in place")
+        #expect(writer.elementsEqual((0..<200_000).lazy.map { UInt8(truncatingIfNeeded: $0) }))
+
+        let held = writer
+        for index in 200_000..<1_000_000 { writer.append(UInt8(truncatingIfNeeded: index)) }
+        #expect(writer._storage !== held._storage, "shared: forked into new storage")
+        #expect(held.count == 200_000)
+        #expect(held.elementsEqual((0..<200_000).lazy.map { UInt8(truncatingIfNeeded: $0) }))
+        #expect(writer.elementsEqual((0..<1_000_000).lazy.map { UInt8(truncatingIfNeeded: $0) }))
+    }
+
+    /// Snapshots read on other tasks while the writer keeps growing the
+    /// same storage (in place whenever no snapshot is alive at that moment)
+    /// always see exactly their own prefix.
+    @Test func snapshotsReadElsewhereWhileTheWriterGrows() async {
+        let (stream, continuation) = AsyncStream<AppendOnlyArray<UInt8>>.makeStream(bufferingPolicy: .bufferingNewest(4))
+        let reader = Task {
+            var checked = 0
+            for await snapshot in stream {
+                let intact = snapshot.withUnsafeBufferPointer { bytes in
+                    bytes.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset &* 7) }
+                }
+                if !intact { return -1 }
+                checked += 1
+            }
+            return checked
+        }
+        var writer = AppendOnlyArray<UInt8>()
+        for index in 0..<400_000 {
+            writer.append(UInt8(truncatingIfNeeded: index &* 7))
+            if index % 4_000 == 0 { continuation.yield(writer) }
+        }
+        continuation.finish()
+        let checked = await reader.value
+        #expect(checked > 0, "the reader saw snapshots, all intact (-1: one was not)")
+        #expect(writer.count == 400_000)
+    }
+
     @Test func equalityAndHashing() {
         let a = AppendOnlyArray([1, 2, 3])
         let b = AppendOnlyArray([1, 2, 3])
