@@ -12,15 +12,9 @@
 ///
 /// - Complexity: Copying O(1); subscript O(1).
 public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
-    enum _Elements: Sendable {
-        case values(AppendOnlyArray<JSONValue>)
-        case run(_NodeRun)
-        case open(_OpenContainer)
-    }
+    var _elements: _Children<JSONValue>
 
-    var _elements: _Elements
-
-    init(_elements: _Elements) {
+    init(_elements: _Children<JSONValue>) {
         self._elements = _elements
     }
 

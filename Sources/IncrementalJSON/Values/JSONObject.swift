@@ -16,15 +16,9 @@ struct _Member: Sendable, Hashable {
 ///
 /// - Complexity: Copying O(1); key lookup O(count).
 public struct JSONObject: Sendable, Hashable {
-    enum _Members: Sendable {
-        case values(AppendOnlyArray<_Member>)
-        case run(_NodeRun)
-        case open(_OpenContainer)
-    }
+    var _members: _Children<_Member>
 
-    var _members: _Members
-
-    init(_members: _Members) {
+    init(_members: _Children<_Member>) {
         self._members = _members
     }
 

@@ -131,6 +131,15 @@ struct _NodeReader: Sendable {
     }
 }
 
+/// Where an array's elements or an object's members are: built in code
+/// (`Built` is `JSONValue` or `_Member`), a closed run of a parsed
+/// document, or a container the parser is still inside, as a snapshot saw it.
+enum _Children<Built: Sendable>: Sendable {
+    case values(AppendOnlyArray<Built>)
+    case run(_NodeRun)
+    case open(_OpenContainer)
+}
+
 /// A closed container's run of child nodes, with the storages to read them.
 struct _NodeRun: Sendable {
     let nodes: _AppendOnlyStorage<_Node>
