@@ -114,6 +114,27 @@ import Testing
         }
     }
 
+    /// A start object that names `signature` or `citations` twice, with
+    /// different values, encodes the same after a round trip through its
+    /// own JSON (found by the replay fuzzer: the rebuilt block wrote the
+    /// last value over both), and a streamed signature still replaces both.
+    @Test func duplicateStreamedFieldsInTheStartSurviveARoundTrip() throws {
+        let thinking = #"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":"old","signature":""}}"#
+        let cited = #"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"","citations":[{"type":"char_location","cited_text":"x"}],"citations":[]}}"#
+        let signed = #"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"new"}}"#
+        for events in [[F.messageStart, thinking, F.stop(0), cited, F.stop(1), F.messageDelta(), F.messageStop],
+                       [F.messageStart, thinking, signed, F.stop(0), cited, F.text(1, "t"), F.stop(1), F.messageDelta(), F.messageStop]] {
+            let message = try #require(runStream(F.sse(events), checkChunkings: false).completed.first)
+            let json = message.messageJSON()
+            #expect(MessageSnapshot(messageJSON: json).messageJSON() == json)
+            let decoded = try JSONDecoder().decode(MessageSnapshot.self, from: JSONEncoder().encode(message))
+            #expect(decoded.messageJSON() == json)
+        }
+        let streamed = try #require(runStream(F.sse([F.messageStart, thinking, signed, F.stop(0), F.messageDelta(), F.messageStop]),
+                                              checkChunkings: false).completed.first)
+        #expect(streamed.messageJSON()["content"]?[0]?.compactJSON == #"{"type":"thinking","thinking":"","signature":"new","signature":"new"}"#)
+    }
+
     @Test func messageBuiltFromFinalJSONEncodesBackTheSame() throws {
         for name in Corpus.recordingNames() {
             let outcome = runStream(try Corpus.bytes(of: name), checkChunkings: false)

@@ -58,11 +58,20 @@ extension ContentBlock {
         switch self {
         case .text(let b):
             var fields: [(String, JSONValue)] = [("text", .string(b.text.string))]
-            if b.hasCitationDeltas { fields.append(("citations", .array(b.citations.map(\.json)))) }
+            // Streamed fields are written over the start object only when
+            // they differ from what it already says: a start with the key
+            // twice (different values, the last one counting) then encodes
+            // the same before and after a round trip through this JSON.
+            if b.hasCitationDeltas {
+                let citations = JSONValue.array(b.citations.map(\.json))
+                if b.start["citations"] != citations { fields.append(("citations", citations)) }
+            }
             return b.start._replacingFields(fields)
         case .thinking(let b):
             var fields: [(String, JSONValue)] = [("thinking", .string(b.thinking.string))]
-            if let signature = b.signature { fields.append(("signature", .string(signature))) }
+            if let signature = b.signature, b.start["signature"]?.stringValue != signature {
+                fields.append(("signature", .string(signature)))
+            }
             return b.start._replacingFields(fields)
         case .toolUse(let b):
             return b.start._replacingFields([("input", b.finalInput)])
