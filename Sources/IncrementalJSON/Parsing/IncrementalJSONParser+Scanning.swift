@@ -22,7 +22,7 @@ extension IncrementalJSONParser {
                 if b == UInt8(ascii: ",") {
                     _state = inObject ? .key : .value
                 } else if b == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    try _close(at: i)
+                    _close()
                 } else {
                     throw _fail(.unexpectedByte(b), at: i)
                 }
@@ -39,7 +39,7 @@ extension IncrementalJSONParser {
                     // array still costs a uniqueness check and a release.
                     if !_key.isEmpty { _key.removeAll(keepingCapacity: true) }
                 } else if b == UInt8(ascii: "}") && _state == .keyOrObjectEnd {
-                    try _close(at: i)
+                    _close()
                 } else {
                     throw _fail(.unexpectedByte(b), at: i)
                 }
@@ -83,7 +83,7 @@ extension IncrementalJSONParser {
             _state = .valueOrArrayEnd
             i &+= 1
         case UInt8(ascii: "]") where _state == .valueOrArrayEnd:
-            try _close(at: i)
+            _close()
             i &+= 1
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             // The number scanner consumes from this byte on.

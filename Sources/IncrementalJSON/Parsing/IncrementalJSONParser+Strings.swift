@@ -224,7 +224,7 @@ extension IncrementalJSONParser {
     mutating func _appendString(_ bytes: UnsafePointer<UInt8>, _ count: Int, at index: Int) throws(JSONParseError) {
         guard count > 0 else { return }
         let current = _stringIsKey ? _key.count : _bytes.count &- _stringStart
-        let limit = Swift.min(options.maxStringBytes ?? _NodeLimits.maxTextBytes, _NodeLimits.maxTextBytes)
+        let limit = _maxStringBytes
         if count > limit - current {
             throw _fail(.stringLimitExceeded(limit), at: index + Swift.max(0, limit - current))
         }
@@ -242,8 +242,7 @@ extension IncrementalJSONParser {
         let node: _Node
         if _key.isEmpty {
             // The whole key is in this chunk: store it from the input.
-            let limit = Swift.min(options.maxStringBytes ?? _NodeLimits.maxTextBytes, _NodeLimits.maxTextBytes)
-            if count > limit { throw _fail(.stringLimitExceeded(limit), at: index + limit) }
+            if count > _maxStringBytes { throw _fail(.stringLimitExceeded(_maxStringBytes), at: index + _maxStringBytes) }
             node = _keyCache.node(for: UnsafeBufferPointer(start: bytes, count: count), in: &_bytes)
         } else {
             try _appendString(bytes, count, at: index)

@@ -42,6 +42,10 @@
 /// - Complexity: `feed` is O(bytes fed); `value` is O(depth).
 public struct IncrementalJSONParser: Sendable {
     public let options: JSONParserOptions
+    /// `options`' limits, capped where the document layout needs it: byte
+    /// offsets are 32 bits and text lengths 29 bits (`_NodeLimits`).
+    let _maxDocumentBytes: Int
+    let _maxStringBytes: Int
 
     var _stack: [_Frame] = []
     var _state: _ParserState = .value
@@ -85,6 +89,8 @@ public struct IncrementalJSONParser: Sendable {
 
     public init(options: JSONParserOptions = .init()) {
         self.options = options
+        _maxDocumentBytes = Swift.min(options.maxBytes ?? _NodeLimits.maxDocumentBytes, _NodeLimits.maxDocumentBytes)
+        _maxStringBytes = Swift.min(options.maxStringBytes ?? _NodeLimits.maxTextBytes, _NodeLimits.maxTextBytes)
     }
 
     // MARK: Feeding
@@ -97,11 +103,9 @@ public struct IncrementalJSONParser: Sendable {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         var count = bytes.count
         var limit: Int? = nil
-        // Past 4 GiB the document's nodes could not address their text.
-        let maxBytes = Swift.min(options.maxBytes ?? _NodeLimits.maxDocumentBytes, _NodeLimits.maxDocumentBytes)
-        if count > maxBytes - _consumed {
-            count = Swift.max(0, maxBytes - _consumed)
-            limit = maxBytes
+        if count > _maxDocumentBytes - _consumed {
+            count = Swift.max(0, _maxDocumentBytes - _consumed)
+            limit = _maxDocumentBytes
         }
         try _consume(base.assumingMemoryBound(to: UInt8.self), count)
         if let limit { throw _fail(.sizeLimitExceeded(limit), at: 0) }
@@ -215,9 +219,10 @@ public struct IncrementalJSONParser: Sendable {
     }
 
     /// Closes the innermost container: its children become one run of the
-    /// document's nodes, and it becomes a node of its parent.
-    mutating func _close(at index: Int) throws(JSONParseError) {
-        // (Cannot fail today: node indices stay below the 4 GiB input limit.)
+    /// document's nodes, and it becomes a node of its parent. (Node indices
+    /// fit their 32 bits: every node took at least one byte of the input,
+    /// which `_maxDocumentBytes` keeps under 4 GiB.)
+    mutating func _close() {
         guard var frame = _stack.popLast() else { return }
         let start = _nodes.count
         let n = frame.children.count

@@ -176,8 +176,7 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// leaves it alone and returns false. Lets a writer reuse a buffer for
     /// the next thing it builds when no snapshot kept the last one.
     mutating func _removeAllIfUnique() -> Bool {
-        guard _storage != nil, isKnownUniquelyReferenced(&_storage) else { return false }
-        guard let storage = _storage else { return false }
+        guard isKnownUniquelyReferenced(&_storage), let storage = _storage else { return false }
         storage.base.deinitialize(count: storage.claimed.load(ordering: .relaxed))
         storage.claimed.store(0, ordering: .relaxed)
         count = 0

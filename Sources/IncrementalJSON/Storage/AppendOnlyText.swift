@@ -100,19 +100,15 @@ public struct AppendOnlyText: Sendable {
     /// Appends UTF-8 bytes (which may end inside a character).
     public mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        if case .slice = _storage {
-            var own = AppendOnlyArray<UInt8>()
-            withUTF8 { own.reserveCapacity($0.count + bytes.count); own.append(contentsOf: $0) }
-            _storage = .shared(own)
-        }
         switch _storage {
-        case .slice:
-            return
         case .shared(var shared):
             // Drop this value's reference first so the array is not copied.
             _storage = .inline(0, 0)
             shared.append(contentsOf: bytes)
             _storage = .shared(shared)
+            return
+        case .slice:
+            break
         case .inline(let low, let high):
             let count = _TextStorage.inlineCount(low, high)
             let total = count + bytes.count
@@ -126,14 +122,13 @@ public struct AppendOnlyText: Sendable {
                 _storage = .inline(words.0, words.1)
                 return
             }
-            var shared = AppendOnlyArray<UInt8>()
-            shared.reserveCapacity(total)
-            withUnsafeBytes(of: &words) { raw in
-                shared.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
-            }
-            shared.append(contentsOf: bytes)
-            _storage = .shared(shared)
         }
+        // Inline text that outgrew its two words, or a slice of a document:
+        // move into storage of its own, with room for the new bytes.
+        var own = AppendOnlyArray<UInt8>()
+        withUTF8 { own.reserveCapacity($0.count + bytes.count); own.append(contentsOf: $0) }
+        own.append(contentsOf: bytes)
+        _storage = .shared(own)
     }
 
     /// Appends UTF-8 bytes (which may end inside a character).

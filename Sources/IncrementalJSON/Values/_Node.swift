@@ -144,19 +144,12 @@ enum _Children<Built: Sendable>: Sendable {
 struct _NodeRun: Sendable {
     let nodes: _AppendOnlyStorage<_Node>
     let bytes: _AppendOnlyStorage<UInt8>?
-    /// Index of the first child node and number of children (members for an
-    /// object), packed to keep the view three words wide.
-    let _packed: UInt64
+    /// The container's own node: the index of its first child and the number
+    /// of children (members for an object), in one word.
+    let node: _Node
 
-    init(nodes: _AppendOnlyStorage<_Node>, bytes: _AppendOnlyStorage<UInt8>?, node: _Node) {
-        self.nodes = nodes
-        self.bytes = bytes
-        // Both fields come from the node, which holds them in 32 bits or less.
-        self._packed = UInt64(truncatingIfNeeded: node.start) << 32 | UInt64(truncatingIfNeeded: node.count)
-    }
-
-    @inline(__always) var start: Int { Int(truncatingIfNeeded: _packed >> 32) }
-    @inline(__always) var count: Int { Int(truncatingIfNeeded: _packed & 0xFFFF_FFFF) }
+    @inline(__always) var start: Int { node.start }
+    @inline(__always) var count: Int { node.count }
     @inline(__always) var reader: _NodeReader { _NodeReader(nodes: nodes, bytes: bytes) }
 
     /// The node at `offset` in the run (an object's run has two per member).
