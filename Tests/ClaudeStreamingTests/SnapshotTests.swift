@@ -167,6 +167,61 @@ import Testing
         #expect(resident < 1_000_000_000, "resident \(resident) bytes with every snapshot held")
     }
 
+    @Test func heldSnapshotsKeepWhatTheyShowedWhileTheStreamGoesOn() throws {
+        // Each snapshot is read only after the whole stream: the live block's
+        // bytes and partial value were appended past it since, and switching
+        // the live block between interleaved text, thinking, tool input
+        // (one of them invalid) and structured text wrote them back. Every
+        // held snapshot must still equal one built from its prefix alone.
+        func thinking(_ index: Int, _ text: String) -> String {
+            #"{"type":"content_block_delta","index":\#(index),"delta":{"type":"thinking_delta","thinking":"\#(text)"}}"#
+        }
+        let events = [
+            F.messageStart, F.textStart(0),
+            #"{"type":"content_block_start","index":1,"content_block":{"type":"thinking","thinking":"","signature":""}}"#,
+            F.toolStart(2), F.toolStart(3, id: "srvtoolu_1", name: "web_search", type: "server_tool_use"),
+            F.toolStart(4, id: "toolu_2"), F.textStart(5),
+            F.text(0, "Hel"), F.json(2, #"{\"ci"#), thinking(1, "hm"), F.json(2, #"ty\": [1, {\"a\""#),
+            F.json(3, #"{\"query\": \"lis"#), F.text(5, #"{\"ok\": tr"#), F.json(2, #": \"x\"}, 2"#),
+            F.json(4, #"{\"a\": tru"#), F.json(4, "x}"), F.json(4, #", \"b\": 1}"#), F.text(0, "lo"),
+            F.json(3, #"bon\"}"#), F.text(5, "ue}"), thinking(1, ", yes"), F.json(2, "]}"),
+            F.stop(3), F.stop(2), F.stop(1), F.stop(4), F.stop(0), F.stop(5), F.messageDelta(), F.messageStop,
+        ]
+        let options = MessageAccumulatorOptions(allowsSequentialMessages: true, structuredOutput: .blocks([5]))
+        var held: [MessageSnapshot] = []
+        let outcome = runStream(F.sse(events), options: options) { held.append($0) }
+        #expect(outcome.error == nil)
+        try #require(held.count == events.count, "one snapshot per event")
+        for (position, snapshot) in held.enumerated() {
+            var fresh = MessageAccumulator(options: options)
+            let reference = try #require(try fresh.feed(F.sse(Array(events[...position]))))
+            #expect(snapshot == reference, "snapshot \(position)")
+            #expect(snapshot.messageJSON().compactJSON == reference.messageJSON().compactJSON, "snapshot \(position)")
+            for (block, expected) in zip(snapshot.content, reference.content) {
+                guard case .toolUse(let call) = block, case .toolUse(let want) = expected else { continue }
+                #expect(call.inputJSON.string == want.inputJSON.string, "snapshot \(position)")
+                #expect(call.input.compactJSON == want.input.compactJSON, "snapshot \(position)")
+                #expect((call.inputError == nil) == (want.inputError == nil), "snapshot \(position)")
+                // And against a parse of the snapshot's own input text, which
+                // does not share the accumulator's code.
+                guard call.inputError == nil, !call.inputJSON.isEmpty else { continue }
+                var parser = IncrementalJSONParser()
+                try parser.feed(call.inputJSON.string)
+                let parsed = call.isComplete ? try parser.finish() : parser.value
+                #expect(call.input.compactJSON == parsed?.compactJSON, "snapshot \(position)")
+            }
+        }
+        guard case .toolUse(let invalid) = held.last?.content[4], case .toolUse(let valid) = held.last?.content[2] else {
+            throw Failure("tool blocks")
+        }
+        #expect(invalid.inputError != nil && invalid.inputJSON.string == #"{"a": trux}, "b": 1}"#)
+        #expect(valid.input.compactJSON == #"{"city":[1,{"a":"x"},2]}"#)
+        guard case .text(let structured) = held.last?.content[5] else { throw Failure("a text block") }
+        #expect(structured.structuredValue?.compactJSON == #"{"ok":true}"#)
+        // What holding a snapshot costs before anything it points at.
+        #expect(MemoryLayout<MessageSnapshot>.size <= 5 * MemoryLayout<Int>.size)
+    }
+
     @Test func structuredOutputDecodesAtEveryEvent() throws {
         struct Trip: Decodable, Equatable { var city: String; var days: Int; var stops: [String] }
         struct PartialTrip: Decodable { var city: String?; var days: Int?; var stops: [String]? }

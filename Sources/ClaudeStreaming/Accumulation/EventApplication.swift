@@ -161,36 +161,30 @@ extension _AccumulatorState {
         guard messageBytes <= options.maxMessageBytes else {
             throw .violation("the message's deltas exceed \(options.maxMessageBytes) bytes")
         }
-        let structured = options.structuredOutput
-        if kind == .thinking || (kind == .text && !structured.includes(index)),
-           current?.content.appendLive(payload, at: index, thinking: kind == .thinking) == true {
-            return
-        }
-        let jsonOptions = options.json
-        // Only JSON-bearing blocks have a parser; plain text skips the lookup.
-        let parses = kind == .inputJSON || (kind == .text && structured.includes(index))
-        var parser = parses ? parsers.removeValue(forKey: index) : nil
-        defer { if let parser { parsers[index] = parser } }
-        try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
-            switch (kind, block) {
-            case (.text, .text(var text)):
-                text.text.append(utf8: payload)
-                if structured.includes(index) {
-                    text.feedStructured(payload, parser: &parser, options: jsonOptions)
-                }
-                block = .text(text)
-            case (.thinking, .thinking(var thinking)):
-                thinking.thinking.append(utf8: payload)
-                block = .thinking(thinking)
-            case (.signature, .thinking(var thinking)):
+        let structured = options.structuredOutput.includes(index)
+        switch kind {
+        case .text where !structured, .thinking:
+            if current?.content.appendLive(payload, at: index, thinking: kind == .thinking) == true { return }
+        case .text, .inputJSON:
+            // Only JSON-bearing blocks have a parser; plain text skips the lookup.
+            var parser = parsers.removeValue(forKey: index)
+            let appended = current?.content.appendLiveJSON(
+                payload, at: index, structuredText: kind == .text, parser: &parser, options: options.json)
+            if let parser { parsers[index] = parser }
+            if appended == true { return }
+        case .signature:
+            var applied = false
+            try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
+                guard case .thinking(var thinking) = block else { return }
                 thinking.signature = String(decoding: payload, as: UTF8.self)
                 block = .thinking(thinking)
-            case (.inputJSON, .toolUse(var tool)):
-                tool.feedInput(payload, parser: &parser, options: jsonOptions)
-                block = .toolUse(tool)
-            default:
-                throw .violation("\(kind.wireName) for a \(block.type) block at index \(index)")
+                applied = true
             }
+            if applied { return }
+        }
+        // Not an open block of the delta's kind: say which it is.
+        try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
+            throw .violation("\(kind.wireName) for a \(block.type) block at index \(index)")
         }
     }
 

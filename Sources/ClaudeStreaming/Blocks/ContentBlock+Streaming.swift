@@ -1,29 +1,15 @@
-// How streaming JSON grows inside a block: tool input and structured text.
+// How streaming text and JSON grow inside a block.
 //
-// Each delta's bytes go once into the block's incremental parser; the block
-// then holds the parser's partial value (O(depth) to take). Nothing is ever
-// re-parsed from the start. Input that turns out not to be JSON records the
-// error on the block and stops parsing; the raw text keeps growing.
+// The bytes of text, thinking, tool input and structured text deltas go to
+// the message's live block (ContentList.swift), JSON once through the
+// block's incremental parser; these are the block's side of it: what it
+// streams, and taking back the live state. Nothing is ever re-parsed from
+// the start. Input that turns out not to be JSON records the error on the
+// block and stops parsing; the raw text keeps growing.
 
 import IncrementalJSON
 
 extension ToolUseBlock {
-    mutating func feedInput(
-        _ payload: UnsafeBufferPointer<UInt8>, parser: inout IncrementalJSONParser?, options: JSONParserOptions
-    ) {
-        inputJSON.append(utf8: payload)
-        guard inputError == nil, payload.count > 0 else { return }
-        var active = parser ?? IncrementalJSONParser(options: options)
-        do throws(JSONParseError) {
-            try active.feed(UnsafeRawBufferPointer(payload))
-            if let value = active.value { input = value }
-            parser = active
-        } catch {
-            inputError = error
-            parser = nil
-        }
-    }
-
     mutating func finishInput(parser: inout IncrementalJSONParser?) {
         guard inputError == nil, !inputJSON.isEmpty else { return }
         var active = parser ?? IncrementalJSONParser()
@@ -37,21 +23,6 @@ extension ToolUseBlock {
 }
 
 extension TextBlock {
-    mutating func feedStructured(
-        _ payload: UnsafeBufferPointer<UInt8>, parser: inout IncrementalJSONParser?, options: JSONParserOptions
-    ) {
-        guard structuredError == nil, payload.count > 0 else { return }
-        var active = parser ?? IncrementalJSONParser(options: options)
-        do throws(JSONParseError) {
-            try active.feed(UnsafeRawBufferPointer(payload))
-            structuredValue = active.value
-            parser = active
-        } catch {
-            structuredError = error
-            parser = nil
-        }
-    }
-
     mutating func finishStructured(parser: inout IncrementalJSONParser?) {
         guard structuredError == nil, var active = parser else { return }
         do throws(JSONParseError) {
@@ -60,6 +31,72 @@ extension TextBlock {
             structuredError = error
         }
         parser = nil
+    }
+}
+
+extension ContentBlock {
+    /// The text this block streams as `kind`, and whether its JSON still
+    /// parses; nil when the block does not stream that kind.
+    func _streamed(_ kind: _LiveKind) -> (text: AppendOnlyText, parses: Bool)? {
+        switch (kind, self) {
+        case (.text, .text(let b)): (b.text, false)
+        case (.structuredText, .text(let b)): (b.text, b.structuredError == nil)
+        case (.thinking, .thinking(let b)): (b.thinking, false)
+        case (.toolInput, .toolUse(let b)): (b.inputJSON, b.inputError == nil)
+        default: nil
+        }
+    }
+
+    /// Takes back the state its live copy streamed: the bytes, and the
+    /// partial value when a delta changed it.
+    mutating func _adoptLive(_ kind: _LiveKind, _ bytes: AppendOnlyArray<UInt8>, _ value: _OpenRoot?) {
+        let text = AppendOnlyText(_sharing: bytes)
+        switch (kind, self) {
+        case (.text, .text(var b)):
+            b.text = text
+            self = .text(b)
+        case (.structuredText, .text(var b)):
+            b.text = text
+            if let value { b.structuredValue = value.value }
+            self = .text(b)
+        case (.thinking, .thinking(var b)):
+            b.thinking = text
+            self = .thinking(b)
+        case (.toolInput, .toolUse(var b)):
+            b.inputJSON = text
+            if let value { b.input = value.value }
+            self = .toolUse(b)
+        default:
+            break
+        }
+    }
+
+    /// Sets the partial value of a tool input or structured text block.
+    mutating func _setJSONValue(_ value: JSONValue) {
+        switch self {
+        case .text(var b):
+            b.structuredValue = value
+            self = .text(b)
+        case .toolUse(var b):
+            b.input = value
+            self = .toolUse(b)
+        default:
+            break
+        }
+    }
+
+    /// Records that a tool input or structured text is not valid JSON.
+    mutating func _setJSONFailure(_ error: JSONParseError) {
+        switch self {
+        case .text(var b):
+            b.structuredError = error
+            self = .text(b)
+        case .toolUse(var b):
+            b.inputError = error
+            self = .toolUse(b)
+        default:
+            break
+        }
     }
 }
 

@@ -10,7 +10,7 @@ public import IncrementalJSON
 /// The message as built so far.
 public struct MessageSnapshot: Sendable, Hashable {
     /// Fields that change a few times per message live in one shared box, so
-    /// a snapshot is the box and the content list: 64 bytes to copy or hold (x86_64).
+    /// a snapshot is the box and the content list: 40 bytes to copy or hold (x86_64).
     var header: _MessageHeaderBox
     public internal(set) var content: ContentList
 

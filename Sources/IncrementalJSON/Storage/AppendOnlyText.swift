@@ -41,6 +41,12 @@ public struct AppendOnlyText: Sendable {
 
     init(_storage: _TextStorage) { self._storage = _storage }
 
+    /// Text whose bytes are `utf8`, sharing its storage (a writer that keeps
+    /// growing text as bytes, like a snapshot's live block, hands it out so).
+    package init(_sharing utf8: AppendOnlyArray<UInt8>) {
+        self.init(_storage: .shared(utf8))
+    }
+
     /// Bytes `start..<start+count` of a document's byte storage, shared when
     /// longer than the inline form (copied when too far in to pack).
     @inline(__always)

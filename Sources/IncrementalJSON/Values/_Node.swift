@@ -234,3 +234,34 @@ enum _NodeLimits {
     /// String and number texts are stored with 29-bit lengths.
     static let maxTextBytes = (1 << 29) - 1
 }
+
+/// A partial value whose parser is still inside its top-level container,
+/// held as the one reference its snapshot is made of, for a holder that
+/// keeps many snapshots and wants each to cost a word (a message snapshot's
+/// live tool input).
+package struct _OpenRoot: @unchecked Sendable {
+    // @unchecked: see `_OpenContainer`.
+    let _path: _OpenPath
+
+    /// The value, the same as the one this was taken from.
+    package var value: JSONValue { _path.value(at: 0) }
+}
+
+extension JSONValue {
+    /// The value as an ``_OpenRoot``, when it is a parser's partial value
+    /// still inside its top-level array or object; nil otherwise.
+    package var _openRoot: _OpenRoot? {
+        let children: _OpenContainer
+        switch kind {
+        case .array(let array):
+            guard case .open(let open) = array._elements else { return nil }
+            children = open
+        case .object(let object):
+            guard case .open(let open) = object._members else { return nil }
+            children = open
+        default:
+            return nil
+        }
+        return children.level == 0 ? _OpenRoot(_path: children.path) : nil
+    }
+}
