@@ -160,12 +160,13 @@ public struct IncrementalJSONParser: Sendable {
     ///   strings or finished children.
     public var value: JSONValue? {
         if _state == .done { return _root }
-        var leaf: JSONValue? = nil
+        var leaf: (start: Int, count: Int)? = nil
         if _state == .string && !_stringIsKey && options.partialStrings == .visible {
-            let text = AppendOnlyText(_slice: _bytes._storage, start: _stringStart, count: _bytes.count - _stringStart)
-            leaf = JSONValue(.string(text), isComplete: false)
+            leaf = (_stringStart, _bytes.count - _stringStart)
         }
-        guard !_stack.isEmpty else { return leaf }
+        guard !_stack.isEmpty else {
+            return leaf.map { JSONValue(.string(AppendOnlyText(_slice: _bytes._storage, start: $0.start, count: $0.count)), isComplete: false) }
+        }
         let stack = _stack
         let path = _OpenPath.make(_OpenPathHeader(reader: _reader, leaf: leaf, depth: stack.count)) { level in
             _OpenLevel(children: stack[level].children, key: stack[level].key, isObject: stack[level].isObject)

@@ -157,22 +157,50 @@ struct _NodeRun: Sendable {
     func node(_ offset: Int) -> _Node { nodes.base[start &+ offset] }
 }
 
-/// One container the parser was inside when a snapshot was taken.
+/// One container the parser was inside when a snapshot was taken: three
+/// words, since a held snapshot holds one of these per level.
 struct _OpenLevel {
     /// The finished children (objects: key and value nodes), shared with the
     /// parser, which appends past this count.
     let children: AppendOnlyArray<_Node>
-    /// Objects: the key of the member being read.
+    /// Objects: the key of the member being read. Arrays: `arrayMarker`, a
+    /// null node, which no key can be.
     let key: _Node
-    let isObject: Bool
+
+    static let arrayMarker = _Node(.null)
+
+    init(children: AppendOnlyArray<_Node>, key: _Node, isObject: Bool) {
+        self.children = children
+        self.key = isObject ? key : Self.arrayMarker
+    }
+
+    var isObject: Bool { key._raw != Self.arrayMarker._raw }
 }
 
 /// What a snapshot's open path shares across its levels.
 struct _OpenPathHeader {
     let reader: _NodeReader
-    /// The innermost open value below the last level (a visible string).
-    let leaf: JSONValue?
+    /// The innermost open value below the last level, a visible string, as
+    /// a slice of the reader's bytes: bit 63 set when there is one, bits
+    /// 32-60 its length, bits 0-31 its start (see `_NodeLimits`).
+    let leaf: UInt64
     let depth: Int
+
+    init(reader: _NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
+        self.reader = reader
+        self.leaf = leaf.map { 1 << 63 | UInt64(truncatingIfNeeded: $0.count) << 32 | UInt64(truncatingIfNeeded: $0.start) & 0xFFFF_FFFF } ?? 0
+        self.depth = depth
+    }
+
+    var hasLeaf: Bool { leaf >> 63 != 0 }
+
+    /// The leaf string, marked incomplete.
+    var leafValue: JSONValue? {
+        guard hasLeaf else { return nil }
+        let text = AppendOnlyText(_slice: reader.bytes, start: Int(truncatingIfNeeded: leaf & 0xFFFF_FFFF),
+                                  count: Int(truncatingIfNeeded: (leaf >> 32) & 0x1FFF_FFFF))
+        return JSONValue(.string(text), isComplete: false)
+    }
 }
 
 /// A snapshot's open path, outermost container first, in one allocation
@@ -217,11 +245,11 @@ struct _OpenContainer: @unchecked Sendable {
     var openKey: _Node { _level.key }
 
     /// Whether there is a visible incomplete last child.
-    var hasOpen: Bool { level + 1 < path.header.depth || path.header.leaf != nil }
+    var hasOpen: Bool { level + 1 < path.header.depth || path.header.hasLeaf }
 
     /// The incomplete last child, if visible: the next level, or the leaf.
     var open: JSONValue? {
-        level + 1 < path.header.depth ? path.value(at: level + 1) : path.header.leaf
+        level + 1 < path.header.depth ? path.value(at: level + 1) : path.header.leafValue
     }
 }
 
