@@ -1,7 +1,20 @@
 // AppendOnlyArray / AppendOnlyText: value semantics with shared storage.
 
+import Foundation
+import Synchronization
 import Testing
 @testable import IncrementalJSON
+
+/// Lets threads start a racing step together: each spins until all arrived.
+final class StartingGate: Sendable {
+    private let arrived = Atomic(0)
+    private let parties: Int
+    init(parties: Int) { self.parties = parties }
+    func arriveAndWait() {
+        arrived.add(1, ordering: .acquiringAndReleasing)
+        while arrived.load(ordering: .acquiring) < parties {}
+    }
+}
 
 @Suite struct AppendOnlyStorageTests {
     @Test func copiesSeeTheirOwnPrefix() {
@@ -43,23 +56,110 @@ import Testing
         #expect(writer.count == 1_000)
     }
 
-    /// Plain data in storage nobody else holds grows in place (realloc);
-    /// as soon as a copy exists, growing forks instead and the copy keeps
-    /// its bytes.
+    /// Small plain data in storage nobody else holds grows in place
+    /// (realloc); as soon as a copy exists, growing forks instead and the
+    /// copy keeps its bytes.
     @Test func unsharedPlainStorageGrowsInPlaceSharedStorageForks() {
         var writer = AppendOnlyArray<UInt8>()
         for index in 0..<100 { writer.append(UInt8(index)) }
         let before = writer._storage.map(ObjectIdentifier.init)
-        for index in 100..<200_000 { writer.append(UInt8(truncatingIfNeeded: index)) }
+        for index in 100..<20_000 { writer.append(UInt8(truncatingIfNeeded: index)) }
         #expect(writer._storage.map(ObjectIdentifier.init) == before, "unshared: grown in place")
-        #expect(writer.elementsEqual((0..<200_000).lazy.map { UInt8(truncatingIfNeeded: $0) }))
+        #expect(writer._storage?._isMalloced == true)
 
         let held = writer
-        for index in 200_000..<1_000_000 { writer.append(UInt8(truncatingIfNeeded: index)) }
+        for index in 20_000..<40_000 { writer.append(UInt8(truncatingIfNeeded: index)) }
         #expect(writer._storage !== held._storage, "shared: forked into new storage")
-        #expect(held.count == 200_000)
-        #expect(held.elementsEqual((0..<200_000).lazy.map { UInt8(truncatingIfNeeded: $0) }))
-        #expect(writer.elementsEqual((0..<1_000_000).lazy.map { UInt8(truncatingIfNeeded: $0) }))
+        #expect(held.count == 20_000)
+        #expect(held.elementsEqual((0..<20_000).lazy.map { UInt8(truncatingIfNeeded: $0) }))
+        #expect(writer.elementsEqual((0..<40_000).lazy.map { UInt8(truncatingIfNeeded: $0) }))
+    }
+
+    /// Large plain data lives in a reserved region that grows where it is
+    /// even while copies hold it (each keeps exactly its prefix), until the
+    /// reservation is used up; then it forks once into a larger region.
+    @Test func largePlainStorageGrowsInPlaceWhileShared() throws {
+        // Bytes 0, 3, 6, ... (mod 256); built once, compared with memcmp.
+        let expected = (0..<(9 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 3) }
+        var writer = AppendOnlyArray<UInt8>()
+        var held: [AppendOnlyArray<UInt8>] = []
+        var next = 0
+        func grow(to end: Int) {
+            while next < end {
+                let stop = min(end, next + 1000)
+                expected.withUnsafeBufferPointer { writer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[next..<stop])) }
+                next = stop
+                held.append(writer)
+            }
+        }
+        grow(to: 1 << 20)
+        let storage = try #require(writer._storage)
+        guard case .reserved(let region) = storage._allocation else {
+            Issue.record("expected a reserved region")
+            return
+        }
+        #expect(held.allSatisfy { $0.count < 65_536 || $0._storage === storage }, "no fork once reserved")
+        // Past the reservation the writer moves on; the copies stay intact.
+        #expect(region.reservedBytes + 10 <= expected.count)
+        grow(to: region.reservedBytes + 10)
+        #expect(writer._storage !== storage)
+        for copy in held.enumerated().filter({ $0.offset % 700 == 0 }).map(\.element) + held.suffix(2) + [writer] {
+            #expect(copy.withUnsafeBufferPointer { Array($0) } == Array(expected[..<copy.count]))
+        }
+    }
+
+    /// Two copies at the end of one reserved region append on two threads
+    /// at once: one wins the claim and the other forks, so neither sees the
+    /// other's bytes.
+    @Test func copiesAppendingOnTwoThreadsNeverShareSlots() {
+        for round in 0..<50 {
+            var base = AppendOnlyArray<UInt8>()
+            base.reserveCapacity(65_536)
+            for _ in 0..<65_536 { base.append(0) }
+            let start = base
+            // Dedicated threads, not the task pool: the gate spins.
+            let gate = StartingGate(parties: 2)
+            let results = Mutex([UInt8: Bool]())
+            let done = DispatchSemaphore(value: 0)
+            for byte: UInt8 in [1, 2] {
+                Thread {
+                    var mine = start
+                    let piece = [UInt8](repeating: byte, count: 500)
+                    gate.arriveAndWait()
+                    for _ in 0..<100 { mine.append(contentsOf: piece) }
+                    let intact = mine.count == 115_536 && mine.dropFirst(65_536).allSatisfy { $0 == byte }
+                    results.withLock { $0[byte] = intact }
+                    done.signal()
+                }.start()
+            }
+            done.wait()
+            done.wait()
+            #expect(results.withLock { $0 } == [1: true, 2: true], "round \(round)")
+            #expect(start.allSatisfy { $0 == 0 })
+        }
+    }
+
+    /// Regions are capped (each costs mappings the process has a limited
+    /// number of): past the cap a buffer falls back to malloc, and a region
+    /// released makes room for the next.
+    @Test func reservedRegionsAreCapped() {
+        var buffers: [AppendOnlyArray<UInt8>] = []
+        var fellBack = false
+        for _ in 0...(_ReservedRegion.maxLiveRegions) {
+            var buffer = AppendOnlyArray<UInt8>()
+            buffer.reserveCapacity(_ReservedRegion.threshold)
+            buffers.append(buffer)
+            if buffer._storage?._isMalloced == true { fellBack = true; break }
+        }
+        #expect(fellBack, "more than maxLiveRegions buffers, none fell back")
+        #expect(_ReservedRegion.liveRegions.load(ordering: .relaxed) <= _ReservedRegion.maxLiveRegions)
+        buffers.removeAll()
+        var next = AppendOnlyArray<UInt8>()
+        next.reserveCapacity(_ReservedRegion.threshold)
+        guard case .reserved? = next._storage?._allocation else {
+            Issue.record("a released region did not make room for a new one")
+            return
+        }
     }
 
     /// Snapshots read on other tasks while the writer keeps growing the

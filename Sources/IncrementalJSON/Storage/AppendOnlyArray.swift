@@ -27,10 +27,12 @@
 // When no other value shares the storage and the elements are plain data,
 // it grows in place with `realloc` instead (a large block is remapped by
 // the kernel rather than copied, and the old pages are not kept twice).
-// Past 64 KiB the capacity quadruples instead: snapshots held across a
-// growth keep every older buffer, whose sizes then sum to a third of the
-// final one rather than all of it, and the untouched tail of a large buffer
-// costs address space, not resident memory.
+// New storage for a page (4 KiB) or more of plain data, which is what
+// growing shared storage makes, is a reserved region (_ReservedRegion.swift)
+// mapped 64 times larger (at least 4 MiB) that fills in place, shared or
+// not, before it must be copied again: snapshots held across a growth then
+// keep no older buffer alive. Other elements past 64 KiB quadruple, so the older buffers
+// sum to a third of the newest rather than all of it.
 
 import Synchronization
 #if canImport(Glibc)
@@ -50,27 +52,49 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
     private(set) var capacity: Int
     let claimed: Atomic<Int>
     private(set) var base: UnsafeMutablePointer<Element>
-    /// Plain-data elements live in a `malloc` block, which `_resize` can
-    /// grow with `realloc`: a large block is then remapped, not copied.
-    let _isMalloced: Bool
+    let _allocation: _Allocation
+
+    enum _Allocation {
+        /// A `malloc` block (plain data), which `_resize` can grow with
+        /// `realloc`: a large block is then remapped, not copied.
+        case malloced
+        /// Plain data in a reserved region, its whole size from the start.
+        case reserved(_ReservedRegion)
+        /// Typed memory for elements that need their lifetime managed.
+        case allocated
+    }
 
     init(capacity: Int) {
-        self.capacity = Swift.max(capacity, 1)
-        self.claimed = Atomic(0)
-        if _isPOD(Element.self), MemoryLayout<Element>.alignment <= 16,
-           let raw = malloc(self.capacity &* MemoryLayout<Element>.stride) {
-            self.base = raw.bindMemory(to: Element.self, capacity: self.capacity)
-            self._isMalloced = true
+        let capacity = Swift.max(capacity, 1)
+        let stride = MemoryLayout<Element>.stride
+        let plain = _isPOD(Element.self) && MemoryLayout<Element>.alignment <= 16
+        if plain, capacity &* stride >= _ReservedRegion.threshold,
+           let region = _ReservedRegion.reserve(atLeast: capacity &* stride) {
+            self.capacity = region.reservedBytes / stride
+            self.base = region.base.bindMemory(to: Element.self, capacity: self.capacity)
+            self._allocation = .reserved(region)
+        } else if plain, let raw = malloc(capacity &* stride) {
+            self.capacity = capacity
+            self.base = raw.bindMemory(to: Element.self, capacity: capacity)
+            self._allocation = .malloced
         } else {
-            self.base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
-            self._isMalloced = false
+            self.capacity = capacity
+            self.base = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+            self._allocation = .allocated
         }
+        self.claimed = Atomic(0)
     }
 
     deinit {
         base.deinitialize(count: claimed.load(ordering: .acquiring))
-        if _isMalloced { free(base) } else { base.deallocate() }
+        switch _allocation {
+        case .malloced: free(base)
+        case .reserved(let region): region.release()
+        case .allocated: base.deallocate()
+        }
     }
+
+    var _isMalloced: Bool { if case .malloced = _allocation { true } else { false } }
 
     /// Grows the block to `newCapacity` in place or by `realloc`'s move.
     /// Only for a malloc'd storage that no other value references.
@@ -126,7 +150,7 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     ///
     /// - Complexity: Amortised O(1).
     public mutating func append(_ element: Element) {
-        if !_claim(1) { _grow(toHold: count &+ 1, exact: false); _ = _claim(1) }
+        if !_claim(1) { _claimSlow(1) }
         guard let storage = _storage else { return }
         (storage.base + count).initialize(to: element)
         count &+= 1
@@ -135,7 +159,7 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// Appends two elements with one claim (an object member's key and value).
     @inline(__always)
     mutating func _append(_ first: Element, _ second: Element) {
-        if !_claim(2) { _grow(toHold: count &+ 2, exact: false); _ = _claim(2) }
+        if !_claim(2) { _claimSlow(2) }
         guard let storage = _storage else { return }
         (storage.base + count).initialize(to: first)
         (storage.base + (count &+ 1)).initialize(to: second)
@@ -148,7 +172,7 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     public mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
         let n = elements.count
         guard n > 0, let source = elements.baseAddress else { return }
-        if !_claim(n) { _grow(toHold: count &+ n, exact: false); _ = _claim(n) }
+        if !_claim(n) { _claimSlow(n) }
         guard let storage = _storage else { return }
         (storage.base + count).initialize(from: source, count: n)
         count &+= n
@@ -187,6 +211,16 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     private mutating func _claim(_ n: Int) -> Bool {
         guard let storage = _storage else { return false }
         return storage.claim(after: count, n)
+    }
+
+    /// Claims `n` slots after `count` when the fast claim failed: moves into
+    /// storage of its own (grown in place when it was unique and malloc'd).
+    @inline(never)
+    private mutating func _claimSlow(_ n: Int) {
+        _grow(toHold: count &+ n, exact: false)
+        // Fresh storage is this value's alone, and storage grown by
+        // `realloc` was unique, so this claim cannot fail.
+        _ = _claim(n)
     }
 
     /// Moves this value's prefix into fresh storage that holds at least

@@ -1,0 +1,92 @@
+// _ReservedRegion: address space set aside up front, filled in place.
+//
+// An append-only buffer that snapshots hold cannot move: a snapshot on
+// another thread may be reading it. So growing one that is shared used to
+// mean copying it into a bigger one while the old one lived on for its
+// holders, and with every snapshot of a stream held those older copies
+// summed to about the size of the newest. A buffer of plain data of a page
+// or more is instead mapped 64 times larger than asked (at least 4 MiB)
+// and never moves: a page costs memory only once written, so the rest of
+// the mapping is address space, and the buffer grows in place, shared or
+// not, until it is full.
+//
+// Linux and Darwin: an anonymous private `mmap` without swap reservation
+// (`MAP_NORESERVE`) and, on Linux, without transparent huge pages (a huge
+// page would make a few written bytes cost 2 MiB). Each region is a mapping
+// and at least 4 MiB of address space, so at most `maxLiveRegions` exist at
+// once (a process has ~65,000 mappings to spend, and other code needs
+// them); past that, or when the system declines, the caller uses `malloc`.
+
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct _ReservedRegion: @unchecked Sendable {
+    // @unchecked: a range of the process's address space; writing and
+    // reading it is ordered by the storage that owns it (AppendOnlyArray.swift).
+    let base: UnsafeMutableRawPointer
+    let reservedBytes: Int
+
+    /// Plain-data buffers at least this large are given a region.
+    static let threshold = 4 << 10
+    /// A region maps this many times the size asked for, at least
+    /// `minimumReservation` bytes: room for the buffer to grow 64-fold in place.
+    static let reservationFactor = 64
+    static let minimumReservation = 4 << 20
+    static let maxLiveRegions = 4096
+    static let liveRegions = Atomic(0)
+
+    static let pageSize: Int = {
+        #if canImport(Glibc) || canImport(Darwin)
+        let size = Int(sysconf(Int32(_SC_PAGESIZE)))
+        return size > 0 ? size : 4096
+        #else
+        return 4096
+        #endif
+    }()
+
+    /// Maps room for `bytes` grown `reservationFactor` times; nil when the
+    /// cap is reached or the system declines.
+    static func reserve(atLeast bytes: Int) -> _ReservedRegion? {
+        #if canImport(Glibc) || canImport(Darwin)
+        let (wanted, overflow) = bytes.multipliedReportingOverflow(by: reservationFactor)
+        guard !overflow, bytes > 0 else { return nil }
+        guard liveRegions.add(1, ordering: .relaxed).newValue <= maxLiveRegions else {
+            liveRegions.subtract(1, ordering: .relaxed)
+            return nil
+        }
+        let reserved = _roundedToPages(Swift.max(wanted, minimumReservation))
+        #if canImport(Glibc)
+        let flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
+        #else
+        let flags = MAP_PRIVATE | MAP_ANON | MAP_NORESERVE
+        #endif
+        guard let raw = mmap(nil, reserved, PROT_READ | PROT_WRITE, flags, -1, 0),
+              raw != UnsafeMutableRawPointer(bitPattern: -1) else {
+            liveRegions.subtract(1, ordering: .relaxed)
+            return nil
+        }
+        #if canImport(Glibc)
+        _ = madvise(raw, reserved, MADV_NOHUGEPAGE)
+        #endif
+        return _ReservedRegion(base: raw, reservedBytes: reserved)
+        #else
+        return nil
+        #endif
+    }
+
+    func release() {
+        #if canImport(Glibc) || canImport(Darwin)
+        _ = munmap(base, reservedBytes)
+        Self.liveRegions.subtract(1, ordering: .relaxed)
+        #endif
+    }
+
+    static func _roundedToPages(_ bytes: Int) -> Int {
+        let page = pageSize
+        return (bytes + page - 1) / page * page
+    }
+}
