@@ -54,12 +54,14 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
     private(set) var base: UnsafeMutablePointer<Element>
     let _allocation: _Allocation
 
-    enum _Allocation {
+    /// Where `base` came from. One byte: every storage (each text, each
+    /// open container's child list) pays for this field.
+    enum _Allocation: UInt8 {
         /// A `malloc` block (plain data), which `_resize` can grow with
         /// `realloc`: a large block is then remapped, not copied.
         case malloced
-        /// Plain data in a reserved region, its whole size from the start.
-        case reserved(_ReservedRegion)
+        /// Plain data in a reserved region (`capacity` slots cover it).
+        case reserved
         /// Typed memory for elements that need their lifetime managed.
         case allocated
     }
@@ -68,11 +70,11 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
         let capacity = Swift.max(capacity, 1)
         let stride = MemoryLayout<Element>.stride
         let plain = _isPOD(Element.self) && MemoryLayout<Element>.alignment <= 16
-        if plain, capacity &* stride >= _ReservedRegion.threshold,
+        if plain, capacity &* stride >= _ReservedRegion.threshold, stride <= _ReservedRegion.pageSize,
            let region = _ReservedRegion.reserve(atLeast: capacity &* stride) {
             self.capacity = region.reservedBytes / stride
             self.base = region.base.bindMemory(to: Element.self, capacity: self.capacity)
-            self._allocation = .reserved(region)
+            self._allocation = .reserved
         } else if plain, let raw = malloc(capacity &* stride) {
             self.capacity = capacity
             self.base = raw.bindMemory(to: Element.self, capacity: capacity)
@@ -89,7 +91,8 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
         base.deinitialize(count: claimed.load(ordering: .acquiring))
         switch _allocation {
         case .malloced: free(base)
-        case .reserved(let region): region.release()
+        // The slots cover every page of the region (a slot is at most a page).
+        case .reserved: _ReservedRegion(base: base, reservedBytes: capacity &* MemoryLayout<Element>.stride).release()
         case .allocated: base.deallocate()
         }
     }
