@@ -52,12 +52,9 @@ extension ContentBlock {
     mutating func _adoptLive(_ kind: _LiveKind, _ bytes: AppendOnlyArray<UInt8>, _ value: _OpenRoot?) {
         let text = AppendOnlyText(_sharing: bytes)
         switch (kind, self) {
-        case (.text, .text(var b)):
+        case (.text, .text(var b)), (.structuredText, .text(var b)):
             b.text = text
-            self = .text(b)
-        case (.structuredText, .text(var b)):
-            b.text = text
-            if let value { b.structuredValue = value.value }
+            if let value { b.structuredValue = value.value }  // structured text only
             self = .text(b)
         case (.thinking, .thinking(var b)):
             b.thinking = text
@@ -71,28 +68,21 @@ extension ContentBlock {
         }
     }
 
-    /// Sets the partial value of a tool input or structured text block.
-    mutating func _setJSONValue(_ value: JSONValue) {
+    /// Sets the partial value of a tool input or structured text block, or
+    /// records that its text is not valid JSON.
+    mutating func _setParsedJSON(_ outcome: Result<JSONValue, JSONParseError>) {
         switch self {
         case .text(var b):
-            b.structuredValue = value
+            switch outcome {
+            case .success(let value): b.structuredValue = value
+            case .failure(let error): b.structuredError = error
+            }
             self = .text(b)
         case .toolUse(var b):
-            b.input = value
-            self = .toolUse(b)
-        default:
-            break
-        }
-    }
-
-    /// Records that a tool input or structured text is not valid JSON.
-    mutating func _setJSONFailure(_ error: JSONParseError) {
-        switch self {
-        case .text(var b):
-            b.structuredError = error
-            self = .text(b)
-        case .toolUse(var b):
-            b.inputError = error
+            switch outcome {
+            case .success(let value): b.input = value
+            case .failure(let error): b.inputError = error
+            }
             self = .toolUse(b)
         default:
             break

@@ -116,7 +116,7 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
             parser = active
         } catch {
             parser = nil
-            _ = update(at: index) { $0._setJSONFailure(error) }
+            _ = update(at: index) { $0._setParsedJSON(.failure(error)) }
             return true
         }
         guard let value else { return true }
@@ -125,7 +125,7 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
         } else {
             // A top-level scalar or a finished value: rare enough to write
             // into the block itself.
-            _ = update(at: index) { $0._setJSONValue(value) }
+            _ = update(at: index) { $0._setParsedJSON(.success(value)) }
         }
         return true
     }
