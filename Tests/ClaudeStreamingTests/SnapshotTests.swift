@@ -180,12 +180,14 @@ import Testing
             F.messageStart, F.textStart(0),
             #"{"type":"content_block_start","index":1,"content_block":{"type":"thinking","thinking":"","signature":""}}"#,
             F.toolStart(2), F.toolStart(3, id: "srvtoolu_1", name: "web_search", type: "server_tool_use"),
-            F.toolStart(4, id: "toolu_2"), F.textStart(5),
+            F.toolStart(4, id: "toolu_2"), F.textStart(5), F.toolStart(6, id: "toolu_3"),
             F.text(0, "Hel"), F.json(2, #"{\"ci"#), thinking(1, "hm"), F.json(2, #"ty\": [1, {\"a\""#),
             F.json(3, #"{\"query\": \"lis"#), F.text(5, #"{\"ok\": tr"#), F.json(2, #": \"x\"}, 2"#),
             F.json(4, #"{\"a\": tru"#), F.json(4, "x}"), F.json(4, #", \"b\": 1}"#), F.text(0, "lo"),
             F.json(3, #"bon\"}"#), F.text(5, "ue}"), thinking(1, ", yes"), F.json(2, "]}"),
-            F.stop(3), F.stop(2), F.stop(1), F.stop(4), F.stop(0), F.stop(5), F.messageDelta(), F.messageStop,
+            // A top-level string is not an open container: written into the block each time.
+            F.json(6, #"\"ab"#), F.text(0, "!"), F.json(6, #"c\""#),
+            F.stop(3), F.stop(2), F.stop(1), F.stop(4), F.stop(0), F.stop(5), F.stop(6), F.messageDelta(), F.messageStop,
         ]
         let options = MessageAccumulatorOptions(allowsSequentialMessages: true, structuredOutput: .blocks([5]))
         var held: [MessageSnapshot] = []
@@ -216,6 +218,8 @@ import Testing
         }
         #expect(invalid.inputError != nil && invalid.inputJSON.string == #"{"a": trux}, "b": 1}"#)
         #expect(valid.input.compactJSON == #"{"city":[1,{"a":"x"},2]}"#)
+        guard case .toolUse(let scalar) = held.last?.content[6] else { throw Failure("a tool block") }
+        #expect(scalar.input.compactJSON == #""abc""#)
         guard case .text(let structured) = held.last?.content[5] else { throw Failure("a text block") }
         #expect(structured.structuredValue?.compactJSON == #"{"ok":true}"#)
         // What holding a snapshot costs before anything it points at.
