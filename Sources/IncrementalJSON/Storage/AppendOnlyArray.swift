@@ -27,12 +27,14 @@
 // When no other value shares the storage and the elements are plain data,
 // it grows in place with `realloc` instead (a large block is remapped by
 // the kernel rather than copied, and the old pages are not kept twice).
-// New storage for a page (4 KiB) or more of plain data, which is what
-// growing shared storage makes, is a reserved region (_ReservedRegion.swift)
-// mapped 64 times larger (at least 4 MiB) that fills in place, shared or
-// not, before it must be copied again: snapshots held across a growth then
-// keep no older buffer alive. Other elements past 64 KiB quadruple, so the older buffers
-// sum to a third of the newest rather than all of it.
+// New storage for 4 KiB or more of plain data, which is what growing shared
+// storage makes, is a reserved region (_ReservedRegion.swift): a mapping 64
+// times that size (at least 4 MiB) whose pages cost memory only once
+// written, so it grows in place, shared or not, before it must be copied
+// again; snapshots held across a growth then keep no older buffer alive.
+// A region that does fill is copied into a new one sized by its contents.
+// Other storage past 64 KiB quadruples, so the older buffers sum to a third
+// of the newest rather than all of it.
 
 import Synchronization
 #if canImport(Glibc)
@@ -229,7 +231,9 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// Moves this value's prefix into fresh storage that holds at least
     /// `needed` elements (doubling unless `exact`), and claims the prefix.
     private mutating func _grow(toHold needed: Int, exact: Bool) {
-        let current = _storage?.capacity ?? 0
+        // A region's capacity is its whole reservation: size a move by what
+        // is in it instead, or a fork would ask for four reservations.
+        let current = _storage.map { $0._allocation == .reserved ? count : $0.capacity } ?? 0
         let factor = current * MemoryLayout<Element>.stride >= 1 << 16 ? 4 : 2
         let grown = Swift.max(current &* factor, 4)
         let capacity = exact ? Swift.max(needed, count) : Swift.max(needed, grown)
