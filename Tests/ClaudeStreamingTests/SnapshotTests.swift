@@ -194,7 +194,27 @@ import Testing
         let outcome = runStream(F.sse(events), options: options) { held.append($0) }
         #expect(outcome.error == nil)
         try #require(held.count == events.count, "one snapshot per event")
+        // The text and thinking each snapshot must show, read from the events
+        // with Foundation's parser rather than this package's code.
+        var streamed: [Int: String] = [:]
+        var expectedText: [[Int: String]] = []
+        for event in events {
+            let object = try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any]
+            if let delta = object?["delta"] as? [String: Any], let index = object?["index"] as? Int,
+               let piece = (delta["text"] ?? delta["thinking"]) as? String {
+                streamed[index, default: ""] += piece
+            }
+            expectedText.append(streamed)
+        }
         for (position, snapshot) in held.enumerated() {
+            for (index, block) in snapshot.content.enumerated() {
+                let shown: String? = switch block {
+                case .text(let text): text.text.string
+                case .thinking(let thinking): thinking.thinking.string
+                default: nil
+                }
+                if let shown { #expect(shown == expectedText[position][index, default: ""], "snapshot \(position), block \(index)") }
+            }
             var fresh = MessageAccumulator(options: options)
             let reference = try #require(try fresh.feed(F.sse(Array(events[...position]))))
             #expect(snapshot == reference, "snapshot \(position)")
