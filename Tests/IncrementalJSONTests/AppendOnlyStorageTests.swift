@@ -115,9 +115,11 @@ final class StartingGate: Sendable {
     /// other's bytes.
     @Test func copiesAppendingOnTwoThreadsNeverShareSlots() {
         for round in 0..<50 {
-            var base = AppendOnlyArray<UInt8>()
+            var base = AppendOnlyArray<UInt8>([0])
+            let holder = base  // growing while held is what makes a region
             base.reserveCapacity(65_536)
-            for _ in 0..<65_536 { base.append(0) }
+            for _ in 1..<65_536 { base.append(0) }
+            #expect(base._storage?._allocation == .reserved && holder.count == 1)
             let start = base
             // Dedicated threads, not the task pool: the gate spins.
             let gate = StartingGate(parties: 2)
@@ -141,6 +143,21 @@ final class StartingGate: Sendable {
         }
     }
 
+    /// Only a buffer that grows while another value holds it gets a region:
+    /// a first buffer, a private one, or a one-off copy of text does not.
+    @Test func onlySharedGrowthMakesARegion() {
+        var first = AppendOnlyArray<UInt8>()
+        first.reserveCapacity(1 << 20)
+        #expect(first._storage?._isMalloced == true)
+        for _ in 0..<(1 << 16) { first.append(1) }
+        #expect(first._storage?._isMalloced == true, "unshared growth stays in malloc")
+        let copy = AppendOnlyText(String(repeating: "x", count: 10_000)).utf8
+        #expect(copy._storage?._isMalloced == true)
+        let held = first
+        first.append(contentsOf: [UInt8](repeating: 2, count: 1 << 20))
+        #expect(first._storage?._allocation == .reserved && held.count == 1 << 16)
+    }
+
     /// Regions are capped, in number and in address space (each costs a
     /// mapping, and address space some systems have little of): at the cap
     /// a buffer falls back to malloc, and a released region makes room.
@@ -148,8 +165,10 @@ final class StartingGate: Sendable {
         var buffers: [AppendOnlyArray<UInt8>] = []
         var atCap = false
         for _ in 0...(_ReservedRegion.maxLiveRegions) {
-            var buffer = AppendOnlyArray<UInt8>()
+            var buffer = AppendOnlyArray<UInt8>([0])
+            let holder = buffer
             buffer.reserveCapacity(_ReservedRegion.threshold)
+            _ = holder
             if buffer._storage?._isMalloced == true {
                 // Other suites may hold regions too: the cap counts them all.
                 let regions = _ReservedRegion.liveRegions.load(ordering: .relaxed)
@@ -163,8 +182,10 @@ final class StartingGate: Sendable {
         #expect(atCap, "a buffer fell back to malloc below the cap, or none did")
         #expect(buffers.count > 100, "regions were made before the cap")
         buffers.removeAll()
-        var next = AppendOnlyArray<UInt8>()
+        var next = AppendOnlyArray<UInt8>([0])
+        let holder = next
         next.reserveCapacity(_ReservedRegion.threshold)
+        _ = holder
         #expect(next._storage?._allocation == .reserved, "a released region made room for a new one")
     }
 

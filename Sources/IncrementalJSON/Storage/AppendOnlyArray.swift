@@ -27,11 +27,11 @@
 // When no other value shares the storage and the elements are plain data,
 // it grows in place with `realloc` instead (a large block is remapped by
 // the kernel rather than copied, and the old pages are not kept twice).
-// New storage for 4 KiB or more of plain data, which is what growing shared
-// storage makes, is a reserved region (_ReservedRegion.swift): a mapping 64
-// times that size (at least 4 MiB) whose pages cost memory only once
-// written, so it grows in place, shared or not, before it must be copied
-// again; snapshots held across a growth then keep no older buffer alive.
+// Storage of 4 KiB or more of plain data that a shared buffer grows into is
+// a reserved region (_ReservedRegion.swift): a mapping 64 times that size
+// (at least 4 MiB) whose pages cost memory only once written, so it grows
+// in place, shared or not, before it must be copied again; snapshots held
+// across a growth then keep no older buffer alive.
 // A region that does fill is copied into a new one sized by its contents.
 // Other storage past 64 KiB quadruples, so the older buffers sum to a third
 // of the newest rather than all of it.
@@ -68,11 +68,13 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
         case allocated
     }
 
-    init(capacity: Int) {
+    /// `inRegion`: plain data of at least `_ReservedRegion.threshold` bytes
+    /// goes into a reserved region when the system allows.
+    init(capacity: Int, inRegion: Bool = false) {
         let capacity = Swift.max(capacity, 1)
         let stride = MemoryLayout<Element>.stride
         let plain = _isPOD(Element.self) && MemoryLayout<Element>.alignment <= 16
-        if plain, capacity &* stride >= _ReservedRegion.threshold, stride <= _ReservedRegion.pageSize,
+        if inRegion, plain, capacity &* stride >= _ReservedRegion.threshold, stride <= _ReservedRegion.pageSize,
            let region = _ReservedRegion.reserve(atLeast: capacity &* stride) {
             self.capacity = region.reservedBytes / stride
             self.base = region.base.bindMemory(to: Element.self, capacity: self.capacity)
@@ -238,14 +240,19 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         let grown = Swift.max(current &* factor, 4)
         let capacity = exact ? Swift.max(needed, count) : Swift.max(needed, grown)
         // Checked before any local reference to the storage exists.
-        if isKnownUniquelyReferenced(&_storage), let storage = _storage, storage._isMalloced {
+        let unique = isKnownUniquelyReferenced(&_storage)
+        if unique, let storage = _storage, storage._isMalloced {
             // No other value sees this storage, so it may change under us:
             // drop slots a copy that no longer exists had claimed (plain data,
             // nothing to deinitialise) and grow the block itself.
             storage.claimed.store(count, ordering: .relaxed)
             if storage._resize(to: capacity) { return }
         }
-        let fresh = _AppendOnlyStorage<Element>(capacity: capacity)
+        // A buffer that snapshots hold while it grows (or that already lives
+        // in a region) moves into a region; a first or private buffer does
+        // not, so a one-off copy never maps one.
+        let inRegion = _storage.map { !unique || $0._allocation == .reserved } ?? false
+        let fresh = _AppendOnlyStorage<Element>(capacity: capacity, inRegion: inRegion)
         if let old = _storage, count > 0 {
             fresh.base.initialize(from: old.base, count: count)
         }
