@@ -4,11 +4,11 @@
 // another thread may be reading it. So growing one that is shared used to
 // mean copying it into a bigger one while the old one lived on for its
 // holders, and with every snapshot of a stream held those older copies
-// summed to about the size of the newest. A buffer of plain data of a page
-// or more is instead mapped 64 times larger than asked (at least 4 MiB)
-// and never moves: a page costs memory only once written, so the rest of
-// the mapping is address space, and the buffer grows in place, shared or
-// not, until it is full.
+// summed to about the size of the newest. A buffer of plain data that grows
+// to 4 KiB or more while held is instead mapped 64 times larger than asked
+// (at least 4 MiB) and never moves again: a page costs memory only once
+// written, so the rest of the mapping is address space, and the buffer
+// grows in place, shared or not, until it is full.
 //
 // Linux and Darwin: an anonymous private `mmap` without swap reservation
 // (`MAP_NORESERVE`) and, on Linux, without transparent huge pages (a huge
