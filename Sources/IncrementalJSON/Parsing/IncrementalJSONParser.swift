@@ -164,9 +164,7 @@ public struct IncrementalJSONParser: Sendable {
         if _state == .string && !_stringIsKey && options.partialStrings == .visible {
             leaf = (_stringStart, _bytes.count - _stringStart)
         }
-        guard !_stack.isEmpty else {
-            return leaf.map { JSONValue(.string(AppendOnlyText(_slice: _bytes._storage, start: $0.start, count: $0.count)), isComplete: false) }
-        }
+        guard !_stack.isEmpty else { return leaf.map { _reader.openString(start: $0.start, count: $0.count) } }
         let stack = _stack
         let path = _OpenPath.make(_OpenPathHeader(reader: _reader, leaf: leaf, depth: stack.count)) { level in
             _OpenLevel(children: stack[level].children, key: stack[level].key, isObject: stack[level].isObject)

@@ -101,7 +101,7 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
         }
     }
 
-    var _isMalloced: Bool { if case .malloced = _allocation { true } else { false } }
+    var _isMalloced: Bool { _allocation == .malloced }
 
     /// Grows the block to `newCapacity` in place or by `realloc`'s move.
     /// Only for a malloc'd storage that no other value references.

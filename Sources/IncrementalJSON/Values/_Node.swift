@@ -125,6 +125,12 @@ struct _NodeReader: Sendable {
         return text
     }
 
+    /// The string the parser is still inside, bytes `start..<start+count`,
+    /// marked incomplete.
+    func openString(start: Int, count: Int) -> JSONValue {
+        JSONValue(.string(AppendOnlyText(_slice: bytes, start: start, count: count)), isComplete: false)
+    }
+
     /// A key node decoded.
     func key(of node: _Node) -> String {
         withText(of: node) { String(decoding: $0, as: UTF8.self) }
@@ -197,9 +203,8 @@ struct _OpenPathHeader {
     /// The leaf string, marked incomplete.
     var leafValue: JSONValue? {
         guard hasLeaf else { return nil }
-        let text = AppendOnlyText(_slice: reader.bytes, start: Int(truncatingIfNeeded: leaf & 0xFFFF_FFFF),
-                                  count: Int(truncatingIfNeeded: (leaf >> 32) & 0x1FFF_FFFF))
-        return JSONValue(.string(text), isComplete: false)
+        return reader.openString(start: Int(truncatingIfNeeded: leaf & 0xFFFF_FFFF),
+                                 count: Int(truncatingIfNeeded: (leaf >> 32) & 0x1FFF_FFFF))
     }
 }
 
