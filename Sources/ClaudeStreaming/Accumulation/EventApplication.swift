@@ -161,7 +161,8 @@ extension _AccumulatorState {
         guard messageBytes <= options.maxMessageBytes else {
             throw .violation("the message's deltas exceed \(options.maxMessageBytes) bytes")
         }
-        let structured = options.structuredOutput.includes(index)
+        // Only text deltas can be structured output; the others skip the lookup.
+        let structured = kind == .text && options.structuredOutput.includes(index)
         switch kind {
         case .text where !structured, .thinking:
             if current?.content.appendLive(payload, at: index, thinking: kind == .thinking) == true { return }
