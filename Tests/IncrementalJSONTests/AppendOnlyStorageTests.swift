@@ -80,8 +80,11 @@ final class StartingGate: Sendable {
     /// even while copies hold it (each keeps exactly its prefix), until the
     /// reservation is used up; then it forks once into a larger region.
     @Test func largePlainStorageGrowsInPlaceWhileShared() throws {
-        // Bytes 0, 3, 6, ... (mod 256); built once, compared with memcmp.
-        let expected = (0..<(9 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 3) }
+        // Bytes 0, 3, 6, ... (mod 256), compared with memcmp; extended once
+        // the reservation is known (a region reused from the pool may be
+        // larger than this buffer asked for).
+        func pattern(_ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 3) } }
+        var expected = pattern(1 << 20)
         var writer = AppendOnlyArray<UInt8>()
         var held: [AppendOnlyArray<UInt8>] = []
         var next = 0
@@ -102,7 +105,8 @@ final class StartingGate: Sendable {
         let reservedBytes = storage.capacity
         #expect(held.allSatisfy { $0.count < 65_536 || $0._storage === storage }, "no fork once reserved")
         // Past the reservation the writer moves on; the copies stay intact.
-        #expect(reservedBytes + 10 <= expected.count)
+        #expect(reservedBytes >= _ReservedRegion.minimumReservation)
+        expected = pattern(reservedBytes + 10)
         grow(to: reservedBytes + 10)
         #expect(writer._storage !== storage)
         for copy in held.enumerated().filter({ $0.offset % 700 == 0 }).map(\.element) + held.suffix(2) + [writer] {
@@ -143,19 +147,63 @@ final class StartingGate: Sendable {
         }
     }
 
-    /// Only a buffer that grows while another value holds it gets a region:
-    /// a first buffer, a private one, or a one-off copy of text does not.
-    @Test func onlySharedGrowthMakesARegion() {
+    /// A buffer gets a region when it grows while another value holds it,
+    /// or grows past `privateThreshold` on its own; a first buffer, a small
+    /// private one, or a one-off copy of text does not.
+    @Test func whichBuffersGetARegion() {
         var first = AppendOnlyArray<UInt8>()
         first.reserveCapacity(1 << 20)
         #expect(first._storage?._isMalloced == true)
         for _ in 0..<(1 << 16) { first.append(1) }
-        #expect(first._storage?._isMalloced == true, "unshared growth stays in malloc")
+        #expect(first._storage?._isMalloced == true, "a first buffer stays in malloc")
         let copy = AppendOnlyText(String(repeating: "x", count: 10_000)).utf8
         #expect(copy._storage?._isMalloced == true)
         let held = first
         first.append(contentsOf: [UInt8](repeating: 2, count: 1 << 20))
         #expect(first._storage?._allocation == .reserved && held.count == 1 << 16)
+
+        var grown = AppendOnlyArray<UInt8>()
+        while grown.count < _ReservedRegion.privateThreshold / 8 { grown.append(3) }
+        #expect(grown._storage?._isMalloced == true, "small private growth stays in malloc")
+        while grown.count <= _ReservedRegion.privateThreshold { grown.append(3) }
+        #expect(grown._storage?._allocation == .reserved, "large private growth moves into a region")
+        #expect(grown.count == _ReservedRegion.privateThreshold + 1 && grown.allSatisfy { $0 == 3 })
+    }
+
+    /// The pool of released regions: it hands back the newest region big
+    /// enough, and keeps no more regions or written bytes than its bounds.
+    @Test func regionPoolBounds() throws {
+        // Regions that are never mapped or released: the pool only keeps them.
+        func region(_ tag: Int, _ bytes: Int) throws -> _ReservedRegion {
+            _ReservedRegion(base: try #require(UnsafeMutableRawPointer(bitPattern: tag << 12)), reservedBytes: bytes)
+        }
+        var pool = _RegionPool(maxRegions: 3, maxBytes: 100 << 10)
+        #expect(pool.take(atLeast: 1) == nil)
+        pool.put(try region(1, 4 << 20), written: 40 << 10)
+        pool.put(try region(2, 16 << 20), written: 40 << 10)
+        #expect(pool.hasRoom(forWritten: 20 << 10))
+        #expect(!pool.hasRoom(forWritten: 21 << 10), "written bytes are bounded")
+        pool.put(try region(3, 4 << 20), written: 0)
+        #expect(!pool.hasRoom(forWritten: 0), "the number of regions is bounded")
+        #expect(pool.take(atLeast: 8 << 20)?.base == UnsafeMutableRawPointer(bitPattern: 2 << 12), "big enough")
+        #expect(pool.writtenBytes == 40 << 10)
+        #expect(pool.take(atLeast: 4 << 20)?.base == UnsafeMutableRawPointer(bitPattern: 3 << 12), "newest first")
+        #expect(pool.take(atLeast: 8 << 20) == nil)
+        #expect(pool.take(atLeast: 4 << 20)?.base == UnsafeMutableRawPointer(bitPattern: 1 << 12))
+        #expect(pool.regions.isEmpty && pool.writtenBytes == 0)
+    }
+
+    /// Buffers that come and go in regions (after the first, mostly ones
+    /// released to the pool and taken again) each see only what they
+    /// wrote: a region comes back with no claims left in it.
+    @Test func buffersInRecycledRegionsSeeOnlyTheirOwnBytes() {
+        for round in 0..<20 {
+            var buffer = AppendOnlyArray<UInt8>()
+            let fill = UInt8(round)
+            while buffer.count <= _ReservedRegion.privateThreshold { buffer.append(fill) }
+            #expect(buffer._storage?._allocation == .reserved)
+            #expect(buffer.count == _ReservedRegion.privateThreshold + 1 && buffer.allSatisfy { $0 == fill })
+        }
     }
 
     /// Regions are capped, in number and in address space (each costs a

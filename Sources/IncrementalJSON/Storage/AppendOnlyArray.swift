@@ -96,7 +96,10 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
         switch _allocation {
         case .malloced: free(base)
         // The slots cover every page of the region (a slot is at most a page).
-        case .reserved: _ReservedRegion(base: base, reservedBytes: capacity &* MemoryLayout<Element>.stride).release()
+        case .reserved:
+            let stride = MemoryLayout<Element>.stride
+            _ReservedRegion(base: base, reservedBytes: capacity &* stride)
+                .release(writtenBytes: claimed.load(ordering: .relaxed) &* stride)
         case .allocated: base.deallocate()
         }
     }
@@ -206,8 +209,11 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// that storage (so nobody can see the slots rewritten); otherwise
     /// leaves it alone and returns false. Lets a writer reuse a buffer for
     /// the next thing it builds when no snapshot kept the last one.
+    /// Not a region's: its claims only grow, so that at release they say
+    /// how much of it was written.
     mutating func _removeAllIfUnique() -> Bool {
-        guard isKnownUniquelyReferenced(&_storage), let storage = _storage else { return false }
+        guard isKnownUniquelyReferenced(&_storage), let storage = _storage,
+              storage._allocation != .reserved else { return false }
         storage.base.deinitialize(count: storage.claimed.load(ordering: .relaxed))
         storage.claimed.store(0, ordering: .relaxed)
         count = 0
@@ -241,17 +247,18 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         let capacity = exact ? Swift.max(needed, count) : Swift.max(needed, grown)
         // Checked before any local reference to the storage exists.
         let unique = isKnownUniquelyReferenced(&_storage)
+        let large = capacity &* MemoryLayout<Element>.stride >= _ReservedRegion.privateThreshold
         if unique, let storage = _storage, storage._isMalloced {
             // No other value sees this storage, so it may change under us:
             // drop slots a copy that no longer exists had claimed (plain data,
             // nothing to deinitialise) and grow the block itself.
             storage.claimed.store(count, ordering: .relaxed)
-            if storage._resize(to: capacity) { return }
+            if !large, storage._resize(to: capacity) { return }
         }
-        // A buffer that snapshots hold while it grows (or that already lives
-        // in a region) moves into a region; a first or private buffer does
-        // not, so a one-off copy never maps one.
-        let inRegion = _storage.map { !unique || $0._allocation == .reserved } ?? false
+        // A buffer that snapshots hold while it grows, or that grows large
+        // (or already lives in a region) moves into a region; a first buffer
+        // does not, so a one-off copy never maps one.
+        let inRegion = _storage.map { !unique || large || $0._allocation == .reserved } ?? false
         let fresh = _AppendOnlyStorage<Element>(capacity: capacity, inRegion: inRegion)
         if let old = _storage, count > 0 {
             fresh.base.initialize(from: old.base, count: count)
