@@ -30,7 +30,7 @@
 // there: faulting in fresh zeroed pages cost ~1.9 µs per 4 KiB page here,
 // 8% of the time to accumulate a 16 MiB text stream, a cost `malloc` hides
 // for small buffers (its heap is reused) but not for large ones (each is a
-// fresh mapping). The pool keeps at most `maxPooledRegions` regions and
+// fresh mapping until its mmap threshold has adapted). The pool keeps at most `maxPooledRegions` regions and
 // `maxPooledBytes` of written pages; anything past that is unmapped.
 
 import Synchronization
@@ -59,7 +59,7 @@ struct _ReservedRegion: @unchecked Sendable {
     /// Plain-data buffers that grow this large move into a region even
     /// when no other value holds them, so their pages can be reused.
     static let privateThreshold = 256 << 10
-    static let maxPooledRegions = 4
+    static let maxPooledRegions = 8
     static let maxPooledBytes = 32 << 20
     /// Released regions kept for reuse (they still count as live).
     static let pool = Mutex(_RegionPool(maxRegions: maxPooledRegions, maxBytes: maxPooledBytes))
