@@ -23,15 +23,17 @@
 // past that, or when the system declines, storage uses `malloc`.
 //
 // A buffer that grows past `privateThreshold` moves into a region even when
-// nothing holds it, and a released region goes back to a small pool with
-// its written pages marked `MADV_FREE` (the kernel may take them back when
-// it needs memory; until then they stay mapped). The next large buffer,
-// usually the next message's text, then writes into pages that are already
-// there: faulting in fresh zeroed pages cost ~1.9 µs per 4 KiB page here,
-// 8% of the time to accumulate a 16 MiB text stream, a cost `malloc` hides
-// for small buffers (its heap is reused) but not for large ones (each is a
-// fresh mapping until its mmap threshold has adapted). The pool keeps at most `maxPooledRegions` regions and
-// `maxPooledBytes` of written pages; anything past that is unmapped.
+// nothing holds it, and a released region goes back to a small pool, its
+// pages still mapped. The next large buffer, usually the next message's
+// text, then writes into pages that are already there: faulting in fresh
+// zeroed pages cost ~1.9 µs per 4 KiB page here, 8% of the time to
+// accumulate a 16 MiB text stream, a cost `malloc` hides for small buffers
+// (its heap is reused) but not for large ones (each is a fresh mapping
+// until its mmap threshold has adapted). Like `malloc`'s retained heap, the
+// pool costs resident memory while idle, so it keeps at most
+// `maxPooledRegions` regions and `maxPooledBytes` of written pages, and
+// unmaps anything past that. Marking pooled pages `MADV_FREE` (reclaimable)
+// was tried: writing to them again made a 1 MiB parse 6-12% slower.
 
 import Synchronization
 #if canImport(Glibc)
@@ -60,7 +62,7 @@ struct _ReservedRegion: @unchecked Sendable {
     /// when no other value holds them, so their pages can be reused.
     static let privateThreshold = 256 << 10
     static let maxPooledRegions = 8
-    static let maxPooledBytes = 32 << 20
+    static let maxPooledBytes = 16 << 20
     /// Released regions kept for reuse (they still count as live).
     static let pool = Mutex(_RegionPool(maxRegions: maxPooledRegions, maxBytes: maxPooledBytes))
 
@@ -116,10 +118,7 @@ struct _ReservedRegion: @unchecked Sendable {
         #if canImport(Glibc) || canImport(Darwin)
         let written = Self._roundedToPages(Swift.min(Swift.max(writtenBytes, 0), reservedBytes))
         let pooled = Self.pool.withLock { pool in
-            // Marked before it is visible in the pool: once there, another
-            // thread may take it and write, and a later MADV_FREE would
-            // discard what it wrote.
-            guard pool.hasRoom(forWritten: written), madvise(base, written, MADV_FREE) == 0 else { return false }
+            guard pool.hasRoom(forWritten: written) else { return false }
             pool.put(self, written: written)
             return true
         }
