@@ -106,6 +106,8 @@ final class StartingGate: Sendable {
         #expect(held.allSatisfy { $0.count < 65_536 || $0._storage === storage }, "no fork once reserved")
         // Past the reservation the writer moves on; the copies stay intact.
         #expect(reservedBytes >= _ReservedRegion.minimumReservation)
+        // A pooled region is at most four times the reservation asked for.
+        try #require(reservedBytes <= 4 * 64 * 65_536 * 4, "a region far larger than asked for")
         expected = pattern(reservedBytes + 10)
         grow(to: reservedBytes + 10)
         #expect(writer._storage !== storage)
@@ -170,40 +172,120 @@ final class StartingGate: Sendable {
         #expect(grown.count == _ReservedRegion.privateThreshold + 1 && grown.allSatisfy { $0 == 3 })
     }
 
-    /// The pool of released regions: it hands back the newest region big
-    /// enough, and keeps no more regions or written bytes than its bounds.
-    @Test func regionPoolBounds() throws {
-        // Regions that are never mapped or released: the pool only keeps them.
-        func region(_ tag: Int, _ bytes: Int) throws -> _ReservedRegion {
-            _ReservedRegion(base: try #require(UnsafeMutableRawPointer(bitPattern: tag << 12)), reservedBytes: bytes)
-        }
+    // Pool tests use regions that are never mapped or released: the pool
+    // only keeps them, and these tests drive a pool of their own.
+    func fakeRegion(_ tag: Int, _ bytes: Int) throws -> _ReservedRegion {
+        _ReservedRegion(base: try #require(UnsafeMutableRawPointer(bitPattern: tag << 12)), reservedBytes: bytes)
+    }
+
+    func base(_ tag: Int) -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: tag << 12) }
+
+    /// The pool keeps at most its number of regions and its written bytes,
+    /// evicting the oldest waiting ones to make room, and refuses a region
+    /// whose pages alone are over the bound.
+    @Test func regionPoolEvictsTheOldestToStayInBounds() throws {
         var pool = _RegionPool(maxRegions: 3, maxBytes: 100 << 10)
-        #expect(pool.take(atLeast: 1) == nil)
-        pool.put(try region(1, 4 << 20), written: 40 << 10)
-        pool.put(try region(2, 16 << 20), written: 40 << 10)
-        #expect(pool.hasRoom(forWritten: 20 << 10))
-        #expect(!pool.hasRoom(forWritten: 21 << 10), "written bytes are bounded")
-        pool.put(try region(3, 4 << 20), written: 0)
-        #expect(!pool.hasRoom(forWritten: 0), "the number of regions is bounded")
-        #expect(pool.take(atLeast: 8 << 20)?.base == UnsafeMutableRawPointer(bitPattern: 2 << 12), "big enough")
-        #expect(pool.writtenBytes == 40 << 10)
-        #expect(pool.take(atLeast: 4 << 20)?.base == UnsafeMutableRawPointer(bitPattern: 3 << 12), "newest first")
-        #expect(pool.take(atLeast: 8 << 20) == nil)
-        #expect(pool.take(atLeast: 4 << 20)?.base == UnsafeMutableRawPointer(bitPattern: 1 << 12))
+        var unmapped = pool.give(try fakeRegion(1, 4 << 20), written: 40 << 10)
+        unmapped += pool.give(try fakeRegion(2, 4 << 20), written: 40 << 10)
+        #expect(unmapped.isEmpty)
+        unmapped = pool.give(try fakeRegion(3, 4 << 20), written: 30 << 10)
+        #expect(unmapped.map(\.base) == [base(1)], "110 KiB written: the oldest goes")
+        unmapped = pool.give(try fakeRegion(4, 4 << 20), written: 0)
+        #expect(unmapped.isEmpty)
+        unmapped = pool.give(try fakeRegion(5, 4 << 20), written: 0)
+        #expect(unmapped.map(\.base) == [base(2)], "four regions: the oldest goes")
+        #expect(pool.regions.map(\.region.base) == [base(3), base(4), base(5)])
+        #expect(pool.writtenBytes == 30 << 10)
+        unmapped = pool.give(try fakeRegion(6, 4 << 20), written: 101 << 10)
+        #expect(unmapped.map(\.base) == [base(6)], "over the bound alone: unmapped, nothing evicted")
+        #expect(pool.regions.count == 3)
+        unmapped = pool.drain()
+        #expect(unmapped.map(\.base) == [base(3), base(4), base(5)])
         #expect(pool.regions.isEmpty && pool.writtenBytes == 0)
     }
 
-    /// Buffers that come and go in regions (after the first, mostly ones
-    /// released to the pool and taken again) each see only what they
-    /// wrote: a region comes back with no claims left in it.
-    @Test func buffersInRecycledRegionsSeeOnlyTheirOwnBytes() {
-        for round in 0..<20 {
-            var buffer = AppendOnlyArray<UInt8>()
-            let fill = UInt8(round)
-            while buffer.count <= _ReservedRegion.privateThreshold { buffer.append(fill) }
-            #expect(buffer._storage?._allocation == .reserved)
-            #expect(buffer.count == _ReservedRegion.privateThreshold + 1 && buffer.allSatisfy { $0 == fill })
+    /// A buffer gets the smallest waiting region that fits, never one more
+    /// than four times what it asks for, the newest among equals.
+    @Test func regionPoolLendsTheSmallestFit() throws {
+        var pool = _RegionPool(maxRegions: 8, maxBytes: 1 << 30)
+        for (tag, size) in [(1, 64 << 20), (2, 16 << 20), (3, 4 << 20), (4, 16 << 20)] {
+            _ = pool.give(try fakeRegion(tag, size), written: 0)
         }
+        var lent: [UnsafeMutableRawPointer?] = []
+        for asked in [512 << 10, 8 << 20, 8 << 20, 8 << 20, 4 << 20, 128 << 20, 16 << 20] {
+            lent.append(pool.take(fitting: asked)?.base)
+        }
+        // 512 KiB: 4 MiB is more than four times that. 8 MiB: the smallest
+        // fit, newest first, then the other 16 MiB one, then nothing (64 MiB
+        // is more than four times 8). 128 MiB: nothing is that large.
+        #expect(lent == [nil, base(4), base(2), nil, base(3), nil, base(1)])
+        #expect(pool.regions.isEmpty && pool.lent.count == 4)
+    }
+
+    /// A region lent out comes back counted with what was written before it
+    /// was lent, when that is more than its borrower wrote: those pages are
+    /// still resident.
+    @Test func regionPoolRemembersWhatALentRegionHeld() throws {
+        var pool = _RegionPool(maxRegions: 8, maxBytes: 20 << 20)
+        _ = pool.give(try fakeRegion(1, 64 << 20), written: 15 << 20)
+        let first = pool.take(fitting: 64 << 20)
+        let lent = try #require(first)
+        #expect(pool.writtenBytes == 0 && pool.lent.count == 1)
+        var unmapped = pool.give(lent, written: 300 << 10)
+        #expect(unmapped.isEmpty)
+        #expect(pool.writtenBytes == 15 << 20 && pool.lent.isEmpty)
+        let second = pool.take(fitting: 64 << 20)
+        let again = try #require(second)
+        unmapped = pool.give(again, written: 18 << 20)
+        #expect(unmapped.isEmpty)
+        #expect(pool.writtenBytes == 18 << 20, "a borrower that wrote more counts its own")
+        // Another region's 3 MiB do not fit beside 18: the older goes.
+        unmapped = pool.give(try fakeRegion(2, 4 << 20), written: 3 << 20)
+        #expect(unmapped.map(\.base) == [base(1)])
+    }
+
+    /// Threads that each grow and drop buffers in regions (taking from and
+    /// giving to the shared pool, evicting, unmapping) never get a region
+    /// another live buffer is using, and each sees only its own bytes.
+    @Test func buffersOnManyThreadsNeverShareARegion() {
+        let live = Mutex(Set<UInt>())
+        let failures = Mutex([String]())
+        let reserved = Mutex(0)
+        let done = DispatchSemaphore(value: 0)
+        let threads = 4
+        for thread in 0..<threads {
+            Thread {
+                for round in 0..<25 {
+                    let fill = UInt8(truncatingIfNeeded: thread &* 64 &+ round)
+                    var buffer = AppendOnlyArray<UInt8>()
+                    // Past the private threshold, to sizes that ask for
+                    // regions of different sizes from round to round.
+                    let size = _ReservedRegion.privateThreshold * (1 + round % 3) + round
+                    let piece = [UInt8](repeating: fill, count: 1000)
+                    while buffer.count < size { buffer.append(contentsOf: piece) }
+                    guard let storage = buffer._storage, storage._allocation == .reserved else { continue }
+                    reserved.withLock { $0 += 1 }
+                    let address = UInt(bitPattern: UnsafeMutableRawPointer(storage.base))
+                    let fresh = live.withLock { $0.insert(address).inserted }
+                    if !fresh { failures.withLock { $0.append("thread \(thread) round \(round): region in use") } }
+                    for _ in 0..<50 { buffer.append(contentsOf: piece) }
+                    let intact = buffer.withUnsafeBufferPointer { bytes in
+                        guard let start = bytes.baseAddress else { return false }
+                        return stride(from: 0, to: bytes.count, by: piece.count).allSatisfy { offset in
+                            memcmp(start + offset, piece, Swift.min(piece.count, bytes.count - offset)) == 0
+                        }
+                    }
+                    if !intact {
+                        failures.withLock { $0.append("thread \(thread) round \(round): foreign bytes") }
+                    }
+                    _ = live.withLock { $0.remove(address) }
+                }
+                done.signal()
+            }.start()
+        }
+        for _ in 0..<threads { done.wait() }
+        #expect(failures.withLock { $0 } == [])
+        #expect(reserved.withLock { $0 } > 50, "most buffers got a region")
     }
 
     /// Regions are capped, in number and in address space (each costs a

@@ -25,13 +25,14 @@
 // Growth doubles the capacity into fresh storage and copies the prefix once,
 // so appends are amortised O(1); old snapshots keep the old storage alive.
 // When no other value shares the storage and the elements are plain data,
-// it grows in place with `realloc` instead (a large block is remapped by
-// the kernel rather than copied, and the old pages are not kept twice).
-// Storage of 4 KiB or more of plain data that a shared buffer grows into is
-// a reserved region (_ReservedRegion.swift): a mapping 64 times that size
-// (at least 4 MiB) whose pages cost memory only once written, so it grows
-// in place, shared or not, before it must be copied again; snapshots held
-// across a growth then keep no older buffer alive.
+// it grows in place with `realloc` instead, up to 256 KiB. Storage of 4 KiB
+// or more of plain data that a shared buffer grows into, and of 256 KiB or
+// more that any buffer grows into, is a reserved region
+// (_ReservedRegion.swift): a mapping 64 times that size (at least 4 MiB)
+// whose pages cost memory only once written, so it grows in place, shared
+// or not, before it must be copied again; snapshots held across a growth
+// then keep no older buffer alive, and a released region's pages serve the
+// next large buffer.
 // A region that does fill is copied into a new one sized by its contents.
 // Other storage past 64 KiB quadruples, so the older buffers sum to a third
 // of the newest rather than all of it.
@@ -68,18 +69,16 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
         case allocated
     }
 
-    /// `inRegion`: plain data of at least `_ReservedRegion.threshold` bytes
-    /// goes into a reserved region when the system allows.
-    init(capacity: Int, inRegion: Bool = false) {
+    /// Storage in `region` (from `_region(forCapacity:)`), or without one
+    /// in malloc'd or typed memory.
+    init(capacity: Int, region: _ReservedRegion?) {
         let capacity = Swift.max(capacity, 1)
         let stride = MemoryLayout<Element>.stride
-        let plain = _isPOD(Element.self) && MemoryLayout<Element>.alignment <= 16
-        if inRegion, plain, capacity &* stride >= _ReservedRegion.threshold, stride <= _ReservedRegion.pageSize,
-           let region = _ReservedRegion.reserve(atLeast: capacity &* stride) {
+        if let region {
             self.capacity = region.reservedBytes / stride
             self.base = region.base.bindMemory(to: Element.self, capacity: self.capacity)
             self._allocation = .reserved
-        } else if plain, let raw = malloc(capacity &* stride) {
+        } else if Self._isPlain, let raw = malloc(capacity &* stride) {
             self.capacity = capacity
             self.base = raw.bindMemory(to: Element.self, capacity: capacity)
             self._allocation = .malloced
@@ -91,14 +90,27 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
         self.claimed = Atomic(0)
     }
 
+    static var _isPlain: Bool { _isPOD(Element.self) && MemoryLayout<Element>.alignment <= 16 }
+
+    /// A region for `capacity` elements, when they are plain data of at
+    /// least `_ReservedRegion.threshold` bytes and the system allows one.
+    static func _region(forCapacity capacity: Int) -> _ReservedRegion? {
+        let stride = MemoryLayout<Element>.stride
+        guard _isPlain, capacity &* stride >= _ReservedRegion.threshold, stride <= _ReservedRegion.pageSize else {
+            return nil
+        }
+        return _ReservedRegion.reserve(atLeast: capacity &* stride)
+    }
+
     deinit {
         base.deinitialize(count: claimed.load(ordering: .acquiring))
         switch _allocation {
         case .malloced: free(base)
-        // The slots cover every page of the region (a slot is at most a page).
         case .reserved:
             let stride = MemoryLayout<Element>.stride
-            _ReservedRegion(base: base, reservedBytes: capacity &* stride)
+            // Slots may stop short of the reservation's last page; rounding
+            // up gives back exactly what was mapped.
+            _ReservedRegion(base: base, reservedBytes: _ReservedRegion._roundedToPages(capacity &* stride))
                 .release(writtenBytes: claimed.load(ordering: .relaxed) &* stride)
         case .allocated: base.deallocate()
         }
@@ -134,6 +146,7 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
 ///
 /// - Complexity: `append` is amortised O(1); copying is O(1); subscript O(1).
 public struct AppendOnlyArray<Element: Sendable>: Sendable {
+    typealias _Storage = _AppendOnlyStorage<Element>
     var _storage: _AppendOnlyStorage<Element>?
     /// Number of elements this value sees.
     public private(set) var count: Int
@@ -248,18 +261,23 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         // Checked before any local reference to the storage exists.
         let unique = isKnownUniquelyReferenced(&_storage)
         let large = capacity &* MemoryLayout<Element>.stride >= _ReservedRegion.privateThreshold
+        var region: _ReservedRegion? = nil
         if unique, let storage = _storage, storage._isMalloced {
             // No other value sees this storage, so it may change under us:
             // drop slots a copy that no longer exists had claimed (plain data,
-            // nothing to deinitialise) and grow the block itself.
+            // nothing to deinitialise) and grow the block itself, unless it
+            // grows large: then into a region, whose pages the next large
+            // buffer reuses (realloc when there is no region to be had).
             storage.claimed.store(count, ordering: .relaxed)
-            if !large, storage._resize(to: capacity) { return }
+            if large { region = Self._Storage._region(forCapacity: capacity) }
+            if region == nil, storage._resize(to: capacity) { return }
+        } else if _storage != nil {
+            // A buffer that snapshots hold while it grows (or that already
+            // lives in a region) moves into a region; a first buffer does
+            // not, so a one-off copy never maps one.
+            region = Self._Storage._region(forCapacity: capacity)
         }
-        // A buffer that snapshots hold while it grows, or that grows large
-        // (or already lives in a region) moves into a region; a first buffer
-        // does not, so a one-off copy never maps one.
-        let inRegion = _storage.map { !unique || large || $0._allocation == .reserved } ?? false
-        let fresh = _AppendOnlyStorage<Element>(capacity: capacity, inRegion: inRegion)
+        let fresh = _AppendOnlyStorage<Element>(capacity: capacity, region: region)
         if let old = _storage, count > 0 {
             fresh.base.initialize(from: old.base, count: count)
         }

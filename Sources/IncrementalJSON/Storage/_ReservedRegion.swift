@@ -61,7 +61,7 @@ struct _ReservedRegion: @unchecked Sendable {
     /// Plain-data buffers that grow this large move into a region even
     /// when no other value holds them, so their pages can be reused.
     static let privateThreshold = 256 << 10
-    static let maxPooledRegions = 8
+    static let maxPooledRegions = 16
     static let maxPooledBytes = 16 << 20
     /// Released regions kept for reuse (they still count as live).
     static let pool = Mutex(_RegionPool(maxRegions: maxPooledRegions, maxBytes: maxPooledBytes))
@@ -75,18 +75,33 @@ struct _ReservedRegion: @unchecked Sendable {
         #endif
     }()
 
-    /// Maps room for `bytes` grown `reservationFactor` times; nil when the
-    /// cap is reached or the system declines.
+    /// Maps room for `bytes` grown `reservationFactor` times (or reuses a
+    /// pooled region of about that size); nil when the cap is reached or
+    /// the system declines.
     static func reserve(atLeast bytes: Int) -> _ReservedRegion? {
         #if canImport(Glibc) || canImport(Darwin)
         let (wanted, overflow) = bytes.multipliedReportingOverflow(by: reservationFactor)
         guard !overflow, bytes > 0 else { return nil }
-        if let reused = pool.withLock({ $0.take(atLeast: wanted) }) { return reused }
+        let reserved = _roundedToPages(Swift.max(wanted, minimumReservation))
+        if let reused = pool.withLock({ $0.take(fitting: reserved) }) { return reused }
+        if let mapped = _map(reserved) { return mapped }
+        // Idle pooled regions count against the caps: give them back and
+        // try once more.
+        let idle = pool.withLock { $0.drain() }
+        guard !idle.isEmpty else { return nil }
+        for region in idle { region._unmap() }
+        return _map(reserved)
+        #else
+        return nil
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Darwin)
+    private static func _map(_ reserved: Int) -> _ReservedRegion? {
         guard liveRegions.add(1, ordering: .relaxed).newValue <= maxLiveRegions else {
             liveRegions.subtract(1, ordering: .relaxed)
             return nil
         }
-        let reserved = _roundedToPages(Swift.max(wanted, minimumReservation))
         guard reservedBytesInUse.add(reserved, ordering: .relaxed).newValue <= maxReservedBytes else {
             reservedBytesInUse.subtract(reserved, ordering: .relaxed)
             liveRegions.subtract(1, ordering: .relaxed)
@@ -107,22 +122,23 @@ struct _ReservedRegion: @unchecked Sendable {
         _ = madvise(raw, reserved, MADV_NOHUGEPAGE)
         #endif
         return _ReservedRegion(base: raw, reservedBytes: reserved)
-        #else
-        return nil
-        #endif
     }
+    #endif
 
-    /// Gives the region back: to the pool when it has room, else to the
-    /// system. `writtenBytes`: how much of it may have been written.
+    /// Gives the region back: to the pool (which may unmap older ones to
+    /// make room), or to the system when it alone is over the pool's bound.
+    /// `writtenBytes`: how much of it this holder may have written.
     func release(writtenBytes: Int) {
         #if canImport(Glibc) || canImport(Darwin)
         let written = Self._roundedToPages(Swift.min(Swift.max(writtenBytes, 0), reservedBytes))
-        let pooled = Self.pool.withLock { pool in
-            guard pool.hasRoom(forWritten: written) else { return false }
-            pool.put(self, written: written)
-            return true
-        }
-        if pooled { return }
+        let unmapped = Self.pool.withLock { $0.give(self, written: written) }
+        for region in unmapped { region._unmap() }
+        #endif
+    }
+
+    /// Returns the region to the system.
+    func _unmap() {
+        #if canImport(Glibc) || canImport(Darwin)
         _ = munmap(base, reservedBytes)
         Self.reservedBytesInUse.subtract(Self._roundedToPages(reservedBytes), ordering: .relaxed)
         Self.liveRegions.subtract(1, ordering: .relaxed)
@@ -132,37 +148,5 @@ struct _ReservedRegion: @unchecked Sendable {
     static func _roundedToPages(_ bytes: Int) -> Int {
         let page = pageSize
         return (bytes + page - 1) / page * page
-    }
-}
-
-/// Released regions waiting for reuse: a few, with a bound on the written
-/// pages they keep mapped.
-struct _RegionPool: Sendable {
-    let maxRegions: Int
-    let maxBytes: Int
-    private(set) var regions: [(region: _ReservedRegion, written: Int)] = []
-    private(set) var writtenBytes = 0
-
-    init(maxRegions: Int, maxBytes: Int) {
-        self.maxRegions = maxRegions
-        self.maxBytes = maxBytes
-    }
-
-    func hasRoom(forWritten written: Int) -> Bool {
-        regions.count < maxRegions && written <= maxBytes - writtenBytes
-    }
-
-    mutating func put(_ region: _ReservedRegion, written: Int) {
-        regions.append((region, written))
-        writtenBytes += written
-    }
-
-    /// The most recently released region of at least `bytes`, if any (its
-    /// pages are the likeliest still to be mapped and cached).
-    mutating func take(atLeast bytes: Int) -> _ReservedRegion? {
-        guard let index = regions.lastIndex(where: { $0.region.reservedBytes >= bytes }) else { return nil }
-        let entry = regions.remove(at: index)
-        writtenBytes -= entry.written
-        return entry.region
     }
 }
