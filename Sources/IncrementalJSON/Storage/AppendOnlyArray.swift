@@ -146,7 +146,6 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
 ///
 /// - Complexity: `append` is amortised O(1); copying is O(1); subscript O(1).
 public struct AppendOnlyArray<Element: Sendable>: Sendable {
-    typealias _Storage = _AppendOnlyStorage<Element>
     var _storage: _AppendOnlyStorage<Element>?
     /// Number of elements this value sees.
     public private(set) var count: Int
@@ -269,13 +268,13 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
             // grows large: then into a region, whose pages the next large
             // buffer reuses (realloc when there is no region to be had).
             storage.claimed.store(count, ordering: .relaxed)
-            if large { region = Self._Storage._region(forCapacity: capacity) }
+            if large { region = _AppendOnlyStorage<Element>._region(forCapacity: capacity) }
             if region == nil, storage._resize(to: capacity) { return }
         } else if _storage != nil {
             // A buffer that snapshots hold while it grows (or that already
             // lives in a region) moves into a region; a first buffer does
             // not, so a one-off copy never maps one.
-            region = Self._Storage._region(forCapacity: capacity)
+            region = _AppendOnlyStorage<Element>._region(forCapacity: capacity)
         }
         let fresh = _AppendOnlyStorage<Element>(capacity: capacity, region: region)
         if let old = _storage, count > 0 {
