@@ -109,9 +109,10 @@ import Testing
         #expect(before.divergence(toward: left) == nil)
     }
 
-    /// Child lists of closed containers are reused only when no snapshot
-    /// holds them: every held snapshot keeps reading what it saw.
-    @Test func reusedChildListsNeverChangeHeldSnapshots() throws {
+    /// The parser keeps appending to the columns that held snapshots read,
+    /// and the finished document is compacted into a buffer of its own:
+    /// every held snapshot keeps reading what it saw.
+    @Test func heldSnapshotsNeverChange() throws {
         var parser = IncrementalJSONParser()
         var snapshots: [(JSONValue, String)] = []
         var fed = ""
@@ -128,5 +129,72 @@ import Testing
             #expect(snapshot.compactJSON == seen)
             #expect(snapshot.divergence(toward: final) == nil)
         }
+    }
+
+    /// Held snapshots of a stream of records share the document's columns:
+    /// a snapshot adds its open path, never a child list of its own, and the
+    /// parser makes a new `_DocumentStorages` only when a column moves.
+    @Test func heldSnapshotsShareTheColumns() throws {
+        var text = #"{"records": ["#
+        for index in 0..<3_000 {
+            text += (index == 0 ? "" : ", ") + #"{"id": \#(index), "tags": ["a", "b"], "ok": true}"#
+        }
+        text += "]}"
+        var parser = IncrementalJSONParser()
+        var snapshots: [JSONValue] = []
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            try parser.feed(Array(bytes[offset..<min(bytes.count, offset + 40)]))
+            offset += 40
+            if let value = parser.value { snapshots.append(value) }
+        }
+        var storages = Set<ObjectIdentifier>()
+        var recordColumns = Set<ObjectIdentifier>()
+        for snapshot in snapshots {
+            guard case .object(let root) = snapshot.kind, case .open(let open) = root._members,
+                  let held = open.reader.storages else { continue }
+            storages.insert(ObjectIdentifier(held))
+            if let owner = held.column(2)?.owner { recordColumns.insert(ObjectIdentifier(owner)) }
+        }
+        // 3,000 records in ~2,000 snapshots. A column moves only while it
+        // is small (doubling up to 4 KiB, then into a region that grows in
+        // place): a few dozen at most, not one per record or snapshot.
+        #expect(snapshots.count > 1_900)
+        #expect(storages.count <= 40)
+        #expect(recordColumns.count <= 12)
+        let final = try parser.finish()
+        #expect(final["records"]?.arrayValue?.count == 3_000)
+        // A held snapshot reads its closed records from the shared columns.
+        let records = try #require(snapshots[1_000]["records"]?.arrayValue)
+        #expect(records.count > 800)
+        #expect(try records[records.count - 2]["id"]?.numberValue?.int() == records.count - 2)
+        #expect(records[records.count - 2]["tags"] == ["a", "b"])
+        for snapshot in snapshots.prefix(200) { #expect(snapshot.divergence(toward: final) == nil) }
+    }
+
+    /// A finished small document is copied into one exact buffer that all
+    /// its columns point into; a large one stays in its columns. Both read
+    /// the same.
+    @Test(arguments: [10, 2_000]) func finishedSmallDocumentsAreCompacted(records: Int) throws {
+        let text = "[" + (0..<records).map { #"{"k": [\#($0), {"deep": [true, null]}]}"# }.joined(separator: ",") + "]"
+        let value = try JSONValue.parse(text)
+        #expect(value.compactJSON == text.replacingOccurrences(of: " ", with: ""))
+        guard case .array(let array) = value.kind, case .run(let run) = array._elements,
+              let storages = run.reader.storages else {
+            Issue.record("expected a parsed array")
+            return
+        }
+        var owners = Set<ObjectIdentifier>()
+        var depth = 0
+        while let column = storages.column(depth) {
+            if let owner = column.owner { owners.insert(ObjectIdentifier(owner)) }
+            depth += 1
+        }
+        #expect(depth == 5)
+        // 10 records: 91 nodes, under the limit (4,096); 2,000: 18,001, over it.
+        #expect(owners.count == (records == 10 ? 1 : 5))
+        #expect(value[records - 1]?["k"]?[1]?["deep"]?[0]?.boolValue == true)
+        #expect(try value[records / 2]?["k"]?[0]?.numberValue?.int() == records / 2)
     }
 }

@@ -111,7 +111,9 @@ import Testing
         for (index, snapshot) in snapshots.enumerated() {
             let array = try #require(snapshot.arrayValue)
             #expect(array.count == index + 1)
-            if case .open(let open) = array._elements, let storage = open.children._storage { buffers.insert(ObjectIdentifier(storage)) }
+            if case .open(let open) = array._elements, let storage = open.reader.storages?.column(0)?.owner {
+                buffers.insert(ObjectIdentifier(storage))
+            }
         }
         #expect(buffers.count <= 16)
         #expect(try snapshots[4_999].arrayValue?.last?.numberValue?.int() == 4_999)

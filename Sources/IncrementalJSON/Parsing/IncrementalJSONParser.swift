@@ -9,19 +9,21 @@
 // constant number of times, so total work is O(n) over all chunks.
 //
 // The document is written as it is read (see _Node.swift): each finished
-// value becomes an 8-byte node appended to its open container's child list
-// (`_Frame.children`); when a container closes, its children move into the
-// document's node storage as one run and the container becomes a node in
-// its parent. A number or key of up to 7 bytes sits in its node; other
-// text goes once into the document's byte storage. A whole parse therefore
-// allocates a handful of buffers, not one per value; a closed frame's child
-// list is reused by the next frame unless a snapshot still holds it. Longer
-// repeated keys (an array of records) are stored once, through a small cache.
+// value becomes an 8-byte node appended to the column of its depth, after
+// its open container's children so far (`_Frame.start` says where they
+// begin); when a container closes, its children are already one run, and
+// the container becomes a node in its parent's column. A number or key of
+// up to 7 bytes sits in its node; other text goes once into the document's
+// byte storage. A whole parse therefore allocates a handful of buffers, one
+// per depth plus the bytes, not one per value or per container. Longer
+// repeated keys (an array of records) are stored once, through a small
+// cache.
 //
 // `value` assembles a snapshot from the top of the stack down: the open
 // string (if visible), wrapped by each open container as its one open child.
-// That is one block of O(depth) size; the finished children and the bytes
-// are storage the parser keeps appending to past the snapshot's counts.
+// That is one block of O(depth) size, two words a level (where the
+// container's children start in its column and how many there are); the
+// nodes and bytes are storage the parser keeps appending to past them.
 //
 // Visibility (so that a later snapshot only ever extends an earlier one):
 // a string shows as soon as its opening quote arrives; a number or literal
@@ -53,16 +55,15 @@ public struct IncrementalJSONParser: Sendable {
     var _consumed = 0
     var _failure: JSONParseError? = nil
 
-    /// The document: closed containers' child runs, and all text.
-    var _nodes = AppendOnlyArray<_Node>()
+    /// The document: a column of nodes per depth (the children of the
+    /// containers at stack index `i` are in `_columns[i]`), and all text.
+    var _columns: [AppendOnlyArray<_Node>] = []
     var _bytes = AppendOnlyArray<UInt8>()
-    /// Child lists of closed frames, kept for reuse.
-    var _spareChildren: [AppendOnlyArray<_Node>] = []
-    /// Per depth, the child count of the container that last closed there.
-    /// Siblings tend to have the same shape (an array of records), so a new
-    /// child list reserves that many slots: one exact allocation when no
-    /// reusable list is at hand (a snapshot kept the last one).
-    var _sizeHints: [Int] = []
+    /// Reads the storages of `_columns` and `_bytes`, brought up to date at
+    /// the end of every call that writes the document (`_refreshStorages`),
+    /// so that snapshots share one `_DocumentStorages` until a storage is
+    /// replaced.
+    var _reader = _NodeReader(storages: nil)
     /// Recently seen keys, by a hash of their bytes.
     var _keyCache = _KeyCache()
 
@@ -107,6 +108,7 @@ public struct IncrementalJSONParser: Sendable {
             count = Swift.max(0, _maxDocumentBytes - _consumed)
             limit = _maxDocumentBytes
         }
+        defer { _refreshStorages() }
         try _consume(base.assumingMemoryBound(to: UInt8.self), count)
         if let limit { throw _fail(.sizeLimitExceeded(limit), at: 0) }
     }
@@ -166,30 +168,58 @@ public struct IncrementalJSONParser: Sendable {
         }
         guard !_stack.isEmpty else { return leaf.map { _reader.openString(start: $0.start, count: $0.count) } }
         let stack = _stack
+        let columns = _columns
         let path = _OpenPath.make(_OpenPathHeader(reader: _reader, leaf: leaf, depth: stack.count)) { level in
-            _OpenLevel(children: stack[level].children, key: stack[level].key, isObject: stack[level].isObject)
+            let frame = stack[level]
+            let count = level < columns.count ? columns[level].count &- frame.start : 0
+            return _OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
         }
         return path.value(at: 0)
     }
 
     // MARK: Building the document
 
-    /// Reads the document as it is now.
-    var _reader: _NodeReader { _NodeReader(nodes: _nodes._storage, bytes: _bytes._storage) }
+    /// Makes `_storages` name the current storages, allocating only when one
+    /// of them was replaced since the last call.
+    ///
+    /// - Complexity: O(depth reached so far).
+    mutating func _refreshStorages() {
+        // A finished document's storages were settled by `_settleDocument`.
+        if _state == .done { return }
+        if let current = _reader.storages, current.matches(columns: _columns, bytes: _bytes._storage) { return }
+        _reader = _NodeReader(storages: _DocumentStorages.make(columns: _columns, bytes: _bytes._storage))
+    }
+
+    /// Documents with at most this many nodes are compacted when they finish.
+    static let _compactionLimit = 4096
+
+    /// Gives the finished document its final storages: a small one with
+    /// more than one column is compacted into one exact buffer and the
+    /// parser lets go of its columns (see _DocumentStorages.swift). Snapshots
+    /// that hold the columns keep them, so for a streamed document this can
+    /// add a copy; the final value, which a message keeps longest, is the
+    /// compact one.
+    mutating func _settleDocument() {
+        let nodes = _columns.reduce(0) { $0 &+ $1.count }
+        guard _columns.count > 1 && nodes <= Self._compactionLimit else { return _refreshStorages() }
+        _reader = _NodeReader(storages: _DocumentStorages.compacted(columns: _columns, bytes: _bytes._storage))
+        _columns = []
+    }
 
     /// Hands a finished value to its container (or makes it the root).
     @inline(__always)
     mutating func _emit(_ node: _Node) {
         let top = _stack.count &- 1
         if top < 0 {
-            _root = _reader.value(of: node)
+            _settleDocument()
+            _root = _reader.value(of: node, childrenIn: 0)
             _state = .done
             return
         }
         if _stack[top].isObject {
-            _stack[top].children._append(_stack[top].key, node)
+            _columns[top]._append(_stack[top].key, node)
         } else {
-            _stack[top].children.append(node)
+            _columns[top].append(node)
         }
         _state = .afterValue
     }
@@ -208,31 +238,19 @@ public struct IncrementalJSONParser: Sendable {
 
     mutating func _push(isObject: Bool, at index: Int) throws(JSONParseError) {
         if _stack.count >= options.maxDepth { throw _fail(.depthLimitExceeded(options.maxDepth), at: index) }
-        var frame = _Frame(isObject: isObject)
-        if let spare = _spareChildren.popLast() {
-            frame.children = spare
-        } else if _stack.count < _sizeHints.count, _sizeHints[_stack.count] > 0 {
-            frame.children.reserveCapacity(_sizeHints[_stack.count])
-        }
-        _stack.append(frame)
+        let depth = _stack.count
+        if depth == _columns.count { _columns.append(AppendOnlyArray()) }
+        _stack.append(_Frame(isObject: isObject, start: _columns[depth].count))
     }
 
-    /// Closes the innermost container: its children become one run of the
-    /// document's nodes, and it becomes a node of its parent. (Node indices
-    /// fit their 32 bits: every node took at least one byte of the input,
+    /// Closes the innermost container: its children are already one run of
+    /// its column, and it becomes a node of its parent. (Indices and counts
+    /// fit their fields: every node took at least one byte of the input,
     /// which `_maxDocumentBytes` keeps under 4 GiB.)
     mutating func _close() {
-        guard var frame = _stack.popLast() else { return }
-        let start = _nodes.count
-        let n = frame.children.count
-        frame.children.withUnsafeBufferPointer { _nodes.append(contentsOf: $0) }
-        let count = frame.isObject ? n / 2 : n
-        if frame.children._removeAllIfUnique() { _spareChildren.append(frame.children) }
-        let depth = _stack.count
-        while _sizeHints.count <= depth { _sizeHints.append(0) }
-        // Capped: one huge sibling should not make every later one reserve as much.
-        _sizeHints[depth] = Swift.min(n, 256)
-        _emit(_Node(frame.isObject ? .object : .array, start: start, count: count))
+        guard let frame = _stack.popLast() else { return }
+        let n = _columns[_stack.count].count &- frame.start
+        _emit(_Node(frame.isObject ? .object : .array, start: frame.start, count: frame.isObject ? n / 2 : n))
     }
 
     /// Records the error at chunk position `index` (absolute offset
@@ -248,12 +266,16 @@ public struct IncrementalJSONParser: Sendable {
 /// An open array or object on the parser's stack.
 struct _Frame: Sendable {
     var isObject: Bool
-    /// Finished children as nodes; an object's are key, value, key, value.
-    var children = AppendOnlyArray<_Node>()
+    /// Where its children (an object's: key, value, key, value) begin in
+    /// the column of its depth.
+    var start: Int
     /// The key of the member being read (objects only).
     var key = _Node(.string)
 
-    init(isObject: Bool) { self.isObject = isObject }
+    init(isObject: Bool, start: Int) {
+        self.isObject = isObject
+        self.start = start
+    }
 }
 
 /// Where the parser is between bytes.

@@ -58,7 +58,7 @@ final class _AppendOnlyStorage<Element>: @unchecked Sendable {
     let _allocation: _Allocation
 
     /// Where `base` came from. One byte: every storage (each text, each
-    /// open container's child list) pays for this field.
+    /// document column) pays for this field.
     enum _Allocation: UInt8 {
         /// A `malloc` block (plain data), which `_resize` can grow with
         /// `realloc`: a large block is then remapped, not copied.
@@ -216,21 +216,6 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     }
 
     // MARK: Internals
-
-    /// Empties this array keeping its storage, when no other value shares
-    /// that storage (so nobody can see the slots rewritten); otherwise
-    /// leaves it alone and returns false. Lets a writer reuse a buffer for
-    /// the next thing it builds when no snapshot kept the last one.
-    /// Not a region's: its claims only grow, so that at release they say
-    /// how much of it was written.
-    mutating func _removeAllIfUnique() -> Bool {
-        guard isKnownUniquelyReferenced(&_storage), let storage = _storage,
-              storage._allocation != .reserved else { return false }
-        storage.base.deinitialize(count: storage.claimed.load(ordering: .relaxed))
-        storage.claimed.store(0, ordering: .relaxed)
-        count = 0
-        return true
-    }
 
     @inline(__always)
     private mutating func _claim(_ n: Int) -> Bool {

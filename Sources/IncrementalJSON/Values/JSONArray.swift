@@ -31,7 +31,7 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
         switch _elements {
         case .values(let values): values.count
         case .run(let run): run.count
-        case .open(let open): open.children.count + (open.hasOpen ? 1 : 0)
+        case .open(let open): open.childNodeCount + (open.hasOpen ? 1 : 0)
         }
     }
 
@@ -43,10 +43,11 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
             return values[index]
         case .run(let run):
             precondition(index >= 0 && index < run.count, "JSONArray index out of range")
-            return run.reader.value(of: run.node(index))
+            return run.value(index)
         case .open(let open):
-            if index == open.children.count, let last = open.open { return last }
-            return open.reader.value(of: open.children[index])
+            if index == open.childNodeCount, let last = open.open { return last }
+            precondition(index >= 0 && index < open.childNodeCount, "JSONArray index out of range")
+            return open.childValue(index)
         }
     }
 

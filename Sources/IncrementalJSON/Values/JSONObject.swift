@@ -32,7 +32,7 @@ public struct JSONObject: Sendable, Hashable {
         switch _members {
         case .values(let members): members.count
         case .run(let run): run.count
-        case .open(let open): open.children.count / 2 + (open.hasOpen ? 1 : 0)
+        case .open(let open): open.childNodeCount / 2 + (open.hasOpen ? 1 : 0)
         }
     }
 
@@ -55,12 +55,11 @@ public struct JSONObject: Sendable, Hashable {
             }
             return nil
         case .run(let run):
-            let reader = run.reader
-            return _lastMatch(key, reader: reader, members: run.count) { run.node($0) }
+            return _lastMatch(key, reader: run.reader, members: run.count, node: run.node, value: run.value)
         case .open(let open):
-            let reader = open.reader
-            if let last = open.open, reader.withText(of: open.openKey, { _equals(key, $0) }) { return last }
-            return _lastMatch(key, reader: reader, members: open.children.count / 2) { open.children[$0] }
+            if let last = open.open, open.reader.withText(of: open.openKey, { _equals(key, $0) }) { return last }
+            return _lastMatch(key, reader: open.reader, members: open.childNodeCount / 2,
+                              node: open.childNode, value: open.childValue)
         }
     }
 
@@ -74,12 +73,12 @@ public struct JSONObject: Sendable, Hashable {
             return (member.key, member.value)
         case .run(let run):
             precondition(index >= 0 && index < run.count, "JSONObject index out of range")
-            let reader = run.reader
-            return (reader.key(of: run.node(2 &* index)), reader.value(of: run.node(2 &* index &+ 1)))
+            return (run.reader.key(of: run.node(2 &* index)), run.value(2 &* index &+ 1))
         case .open(let open):
             let reader = open.reader
-            if index == open.children.count / 2, let last = open.open { return (reader.key(of: open.openKey), last) }
-            return (reader.key(of: open.children[2 &* index]), reader.value(of: open.children[2 &* index &+ 1]))
+            if index == open.childNodeCount / 2, let last = open.open { return (reader.key(of: open.openKey), last) }
+            precondition(index >= 0 && index < open.childNodeCount / 2, "JSONObject index out of range")
+            return (reader.key(of: open.childNode(2 &* index)), open.childValue(2 &* index &+ 1))
         }
     }
 
@@ -116,11 +115,13 @@ public struct JSONObject: Sendable, Hashable {
 
 /// The value of the last of `members` key/value node pairs whose key is `key`.
 @inline(__always)
-private func _lastMatch(_ key: String, reader: _NodeReader, members: Int, node: (Int) -> _Node) -> JSONValue? {
+private func _lastMatch(
+    _ key: String, reader: _NodeReader, members: Int, node: (Int) -> _Node, value: (Int) -> JSONValue
+) -> JSONValue? {
     var i = members
     while i > 0 {
         i -= 1
-        if reader.withText(of: node(2 &* i), { _equals(key, $0) }) { return reader.value(of: node(2 &* i &+ 1)) }
+        if reader.withText(of: node(2 &* i), { _equals(key, $0) }) { return value(2 &* i &+ 1) }
     }
     return nil
 }

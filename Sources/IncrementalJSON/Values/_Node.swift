@@ -3,29 +3,39 @@
 // Design
 // ------
 // A parse does not build a tree of separately allocated nodes. It writes
-// every finished container's children, in order, into one append-only node
-// array (post-order: a container's run of children is written when it
-// closes, after everything nested inside them), and the text of every
-// string, key and number into one append-only byte array. A node is 8 bytes
-// of plain data: a scalar points into the bytes, a container at its run of
-// nodes (an object's run is key, value, key, value, ...). A number or key
-// of at most 7 bytes (most of them) sits in its node instead. So parsing
-// allocates per document rather than per value, nothing is reference
-// counted per value, and releasing a document frees two buffers instead of
+// every finished value as an 8-byte node into one append-only *column* per
+// depth: a container's children go to the column of the depth below it, in
+// order (an object's as key, value, key, value, ...), and the container
+// becomes one node in its parent's column that points at its run there. The
+// text of every string, key and number goes into one append-only byte array;
+// a number or key of at most 7 bytes (most of them) sits in its node instead.
+//
+// A run stays contiguous because JSON is a tree read depth first: at any
+// moment at most one container is open at each depth, so the column below
+// it receives only that container's children until it closes, and its next
+// sibling's children follow. Closing a container therefore moves nothing:
+// its children are already where its node says. That is what makes held
+// snapshots cheap: an open container's children so far are a prefix of its
+// column, which the parser keeps appending to and never rewrites, so a
+// snapshot holds a count, not a child list of its own.
+//
+// So parsing allocates per depth rather than per value, nothing is reference
+// counted per value, and releasing a document frees a few buffers instead of
 // walking a tree.
 //
 // The public values (`JSONValue`, `JSONArray`, `JSONObject`,
 // `AppendOnlyText`) are made from nodes when they are read: O(1) and without
 // allocation, except for a number text longer than 16 bytes. A closed
-// container is a `_NodeRun` (the two storages and its run); a container the
-// parser is still inside is an `_OpenContainer` (its children so far, which
-// the parser keeps appending to past the snapshot's count, and its open
-// child).
+// container is a `_NodeRun` (the storages, the column of its children, its
+// node); a container the parser is still inside is an `_OpenContainer` (a
+// level of a snapshot's open path: where its children start in its column,
+// how many there were, and its open child).
 //
-// Lifetime: a view holds the storages that were current when it was made.
-// They hold every node and byte the view can reach: children are written
-// before the node that points at them exists, and growing a storage copies
-// its prefix into the new one while the old one stays alive for its holders.
+// Lifetime: a view holds the `_DocumentStorages` that were current when it
+// was made. They hold every node and byte the view can reach: children are
+// written before the node that points at them exists, and growing a storage
+// copies its prefix into the new one while the old one stays alive for its
+// holders.
 
 /// What a node is. Eight kinds: the tag takes three bits of the node.
 enum _NodeTag: UInt8, Sendable {
@@ -77,10 +87,23 @@ struct _Node: Sendable {
     @inline(__always) var inlineCount: Int { Int(truncatingIfNeeded: (_raw >> 3) & 7) }
 }
 
-/// Reads nodes of one document: the storages as of some moment.
-struct _NodeReader: Sendable {
-    let nodes: _AppendOnlyStorage<_Node>?
-    let bytes: _AppendOnlyStorage<UInt8>?
+/// Reads nodes of one document: its storages as of some moment.
+struct _NodeReader: @unchecked Sendable {
+    // @unchecked: `_DocumentStorages` is immutable once made.
+    let storages: _DocumentStorages?
+
+    @inline(__always) var bytes: _AppendOnlyStorage<UInt8>? { storages?.bytes }
+
+    /// The node at `index` in the column of depth `column`. Every run and
+    /// open level a view can reach lies in its storages (see the file
+    /// comment); a null node answers anything else rather than trapping.
+    @inline(__always)
+    func node(column: Int, at index: Int) -> _Node {
+        guard let column = storages?.column(column), let base = column.base, index >= 0 && index < column.bound else {
+            return _Node(.null)
+        }
+        return base[index]
+    }
 
     /// Calls `body` with the UTF-8 of a string or number node (short or not).
     @inline(__always)
@@ -98,21 +121,22 @@ struct _NodeReader: Sendable {
         }
     }
 
-    /// The public value of `node`.
+    /// The public value of `node`; a container's children are in the
+    /// column of depth `column`.
     ///
     /// - Complexity: O(1); allocates only for a number text over 16 bytes.
-    func value(of node: _Node) -> JSONValue {
+    func value(of node: _Node, childrenIn column: Int) -> JSONValue {
         switch node.tag {
         case .null: return JSONValue(.null)
         case .bool: return JSONValue(.bool(node.boolValue))
         case .number, .shortNumber: return JSONValue(.number(withText(of: node) { JSONNumber(_unchecked: $0) }))
         case .string, .shortString: return JSONValue(.string(string(of: node)))
         case .array:
-            guard node.count > 0, let nodes else { return JSONValue(.array(JSONArray())) }
-            return JSONValue(.array(JSONArray(_elements: .run(_NodeRun(nodes: nodes, bytes: bytes, node: node)))))
+            guard node.count > 0 else { return JSONValue(.array(JSONArray())) }
+            return JSONValue(.array(JSONArray(_elements: .run(_NodeRun(reader: self, column: column, node: node)))))
         case .object:
-            guard node.count > 0, let nodes else { return JSONValue(.object(JSONObject())) }
-            return JSONValue(.object(JSONObject(_members: .run(_NodeRun(nodes: nodes, bytes: bytes, node: node)))))
+            guard node.count > 0 else { return JSONValue(.object(JSONObject())) }
+            return JSONValue(.object(JSONObject(_members: .run(_NodeRun(reader: self, column: column, node: node)))))
         }
     }
 
@@ -148,38 +172,45 @@ enum _Children<Built: Sendable>: Sendable {
 
 /// A closed container's run of child nodes, with the storages to read them.
 struct _NodeRun: Sendable {
-    let nodes: _AppendOnlyStorage<_Node>
-    let bytes: _AppendOnlyStorage<UInt8>?
-    /// The container's own node: the index of its first child and the number
-    /// of children (members for an object), in one word.
+    let reader: _NodeReader
+    /// The depth whose column holds the run.
+    let column: Int
+    /// The container's own node: the index of its first child in the column
+    /// and the number of children (members for an object), in one word.
     let node: _Node
 
     @inline(__always) var start: Int { node.start }
     @inline(__always) var count: Int { node.count }
-    @inline(__always) var reader: _NodeReader { _NodeReader(nodes: nodes, bytes: bytes) }
 
     /// The node at `offset` in the run (an object's run has two per member).
     @inline(__always)
-    func node(_ offset: Int) -> _Node { nodes.base[start &+ offset] }
+    func node(_ offset: Int) -> _Node { reader.node(column: column, at: start &+ offset) }
+
+    /// The value of the node at `offset`.
+    @inline(__always)
+    func value(_ offset: Int) -> JSONValue { reader.value(of: node(offset), childrenIn: column &+ 1) }
 }
 
-/// One container the parser was inside when a snapshot was taken: three
+/// One container the parser was inside when a snapshot was taken: two
 /// words, since a held snapshot holds one of these per level.
 struct _OpenLevel {
-    /// The finished children (objects: key and value nodes), shared with the
-    /// parser, which appends past this count.
-    let children: AppendOnlyArray<_Node>
+    /// Bits 0-31: the index of the first child node in the level's column;
+    /// bits 32-63: the number of finished child nodes (objects: key and
+    /// value nodes). The parser appends past them.
+    let span: UInt64
     /// Objects: the key of the member being read. Arrays: `arrayMarker`, a
     /// null node, which no key can be.
     let key: _Node
 
     static let arrayMarker = _Node(.null)
 
-    init(children: AppendOnlyArray<_Node>, key: _Node, isObject: Bool) {
-        self.children = children
+    init(start: Int, count: Int, key: _Node, isObject: Bool) {
+        self.span = UInt64(truncatingIfNeeded: start) & 0xFFFF_FFFF | UInt64(truncatingIfNeeded: count) << 32
         self.key = isObject ? key : Self.arrayMarker
     }
 
+    var start: Int { Int(truncatingIfNeeded: span & 0xFFFF_FFFF) }
+    var count: Int { Int(truncatingIfNeeded: span >> 32) }
     var isObject: Bool { key._raw != Self.arrayMarker._raw }
 }
 
@@ -234,7 +265,7 @@ final class _OpenPath: ManagedBuffer<_OpenPathHeader, _OpenLevel> {
 }
 
 /// A container the parser is still inside, as a snapshot saw it: one level
-/// of an ``_OpenPath``.
+/// of an ``_OpenPath``. Its children are in the column of its level.
 struct _OpenContainer: @unchecked Sendable {
     // @unchecked: `_OpenPath` is immutable once made, but as a subclass of
     // the non-Sendable ManagedBuffer it cannot say so itself.
@@ -243,9 +274,13 @@ struct _OpenContainer: @unchecked Sendable {
 
     @inline(__always) private var _level: _OpenLevel { path.withUnsafeMutablePointerToElements { $0[level] } }
 
-    /// The finished children, as nodes.
-    var children: AppendOnlyArray<_Node> { _level.children }
     var reader: _NodeReader { path.header.reader }
+    /// The number of finished child nodes (objects: two per member).
+    var childNodeCount: Int { _level.count }
+    /// The finished child node at `offset`.
+    func childNode(_ offset: Int) -> _Node { reader.node(column: level, at: _level.start &+ offset) }
+    /// The value of the finished child node at `offset`.
+    func childValue(_ offset: Int) -> JSONValue { reader.value(of: childNode(offset), childrenIn: level &+ 1) }
     /// Objects: the key of the open member (valid when `open` is set).
     var openKey: _Node { _level.key }
 
