@@ -47,7 +47,8 @@ enum _NodeTag: UInt8, Sendable {
 /// A finished value in a parsed document (see the file comment), in one
 /// word: bits 0-2 the tag; then either bits 3-31 a count and bits 32-63 a
 /// start (text: its length and offset in the byte storage; array: elements
-/// and the index of the first; object: members, twice as many nodes), or
+/// and the index of the first in the column below; object: members, twice
+/// as many nodes), or
 /// for the short kinds bits 3-5 the length and bytes 1-7 the text itself
 /// (for `bool`, bit 3 the value).
 ///
