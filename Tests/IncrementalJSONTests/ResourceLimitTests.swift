@@ -2,7 +2,7 @@
 // never ends both end in a typed `JSONParseError` at the configured limit;
 // the explicit stack never recurses, so depth cannot overflow the call stack.
 
-import IncrementalJSON
+@testable import IncrementalJSON
 import Testing
 
 @Suite struct ResourceLimitTests {
@@ -73,5 +73,20 @@ import Testing
             do throws(JSONParseError) { try parser.feed(chunk) } catch { thrown = error }
         }
         #expect(thrown?.offset == 1_000, "\(thrown.map { "\($0)" } ?? "no error")")
+    }
+
+    /// The document limit keeps every node field in its width: the densest
+    /// array a document within the limit can hold (`[0,0,...]`, two bytes an
+    /// element) still counts its elements in 29 bits, and a larger
+    /// `maxBytes` is capped to the limit. (Parsing 1 GiB here would take
+    /// several GiB of nodes; the widths are checked directly.)
+    @Test func documentLimitKeepsCountsInTheirField() {
+        let densestArray = (_NodeLimits.maxDocumentBytes - 1) / 2
+        #expect(densestArray <= (1 << 29) - 1)
+        let node = _Node(.array, start: Int(UInt32.max), count: densestArray)
+        #expect(node.tag == .array && node.count == densestArray && node.start == Int(UInt32.max))
+        #expect(IncrementalJSONParser()._maxDocumentBytes == 1 << 30)
+        #expect(IncrementalJSONParser(options: JSONParserOptions(maxBytes: 8 << 30))._maxDocumentBytes == 1 << 30)
+        #expect(IncrementalJSONParser(options: JSONParserOptions(maxBytes: 1_000))._maxDocumentBytes == 1_000)
     }
 }

@@ -246,7 +246,7 @@ public struct IncrementalJSONParser: Sendable {
     /// Closes the innermost container: its children are already one run of
     /// its column, and it becomes a node of its parent. (Indices and counts
     /// fit their fields: every node took at least one byte of the input,
-    /// which `_maxDocumentBytes` keeps under 4 GiB.)
+    /// which `_maxDocumentBytes` keeps within 1 GiB; see `_NodeLimits`.)
     mutating func _close() {
         guard let frame = _stack.popLast() else { return }
         let n = _columns[_stack.count].count &- frame.start

@@ -52,7 +52,7 @@ enum _NodeTag: UInt8, Sendable {
 /// for the short kinds bits 3-5 the length and bytes 1-7 the text itself
 /// (for `bool`, bit 3 the value).
 ///
-/// The parser keeps documents under 4 GiB and strings under 512 MiB
+/// The parser keeps documents within 1 GiB and strings under 512 MiB
 /// (`_NodeLimits`), so every field fits.
 struct _Node: Sendable {
     var _raw: UInt64
@@ -296,10 +296,13 @@ struct _OpenContainer: @unchecked Sendable {
 
 /// Bounds that keep node fields in their widths.
 enum _NodeLimits {
-    /// Byte offsets and node indices are stored in 32 bits; text is never
-    /// longer than the input that carried it, and a node needs at least one
-    /// input byte, so a document must stay under 4 GiB.
-    static let maxDocumentBytes = Int(UInt32.max)
+    /// Byte offsets and node indices are stored in 32 bits, and a closed
+    /// container's count of elements or members in 29. Text is never longer
+    /// than the input that carried it and a node needs at least one input
+    /// byte, so 4 GiB would do for the offsets; but an array element needs
+    /// two bytes (`0,`), so an array in a document of 1 GiB has at most
+    /// 2^29 - 1 elements. Beyond that a count would be cut short silently.
+    static let maxDocumentBytes = 1 << 30
     /// String and number texts are stored with 29-bit lengths.
     static let maxTextBytes = (1 << 29) - 1
 }
