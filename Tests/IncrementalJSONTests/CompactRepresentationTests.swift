@@ -54,9 +54,9 @@ import Testing
         #expect(try JSONNumber(text: "9007199254740993")?.int64() == 9_007_199_254_740_993)
     }
 
-    /// Sibling containers reserve the previous sibling's size; a shorter or
-    /// longer one must still hold exactly its own children.
-    @Test func siblingSizeHintsDoNotLeak() throws {
+    /// Sibling containers share their depth's column; each, shorter or
+    /// longer than the one before, must still hold exactly its own children.
+    @Test func siblingsHoldExactlyTheirOwnChildren() throws {
         let value = try JSONValue.parse(#"[[1,2,3],[4],[],[5,6,7,8,9],{"a":1,"b":2},{"c":3},{}]"#)
         #expect(value.compactJSON == #"[[1,2,3],[4],[],[5,6,7,8,9],{"a":1,"b":2},{"c":3},{}]"#)
         #expect(value[2]?.arrayValue?.count == 0)

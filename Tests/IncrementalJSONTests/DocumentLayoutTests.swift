@@ -120,7 +120,7 @@ import Testing
         for (index, byte) in text.utf8.enumerated() {
             try parser.feed([byte])
             fed.append(Character(UnicodeScalar(byte)))
-            // Hold only some snapshots, so that some lists are free for reuse.
+            // Hold only some snapshots, so that some storages are released.
             if index % 3 == 0, let value = parser.value { snapshots.append((value, value.compactJSON)) }
         }
         let final = try parser.finish()

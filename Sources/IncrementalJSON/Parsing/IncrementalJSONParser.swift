@@ -41,7 +41,8 @@
 /// let trip = try parser.finish()       // {"city":"Paris","days":3}
 /// ```
 ///
-/// - Complexity: `feed` is O(bytes fed); `value` is O(depth).
+/// - Complexity: `feed` is O(bytes fed), plus O(deepest depth reached so
+///   far) to check the document's storages at its end; `value` is O(depth).
 public struct IncrementalJSONParser: Sendable {
     public let options: JSONParserOptions
     /// `options`' limits, capped where the document layout needs it: byte
@@ -179,8 +180,10 @@ public struct IncrementalJSONParser: Sendable {
 
     // MARK: Building the document
 
-    /// Makes `_storages` name the current storages, allocating only when one
-    /// of them was replaced since the last call.
+    /// Makes `_reader` name the current storages, allocating only when one
+    /// of them was replaced since the last call. Because `_reader` holds
+    /// every storage, none is ever uniquely referenced between feeds, so a
+    /// growth copies into fresh storage (or a region) rather than `realloc`.
     ///
     /// - Complexity: O(depth reached so far).
     mutating func _refreshStorages() {

@@ -97,7 +97,9 @@ struct _NodeReader: @unchecked Sendable {
 
     /// The node at `index` in the column of depth `column`. Every run and
     /// open level a view can reach lies in its storages (see the file
-    /// comment); a null node answers anything else rather than trapping.
+    /// comment). A column or index past the storage answers a null node
+    /// instead of trapping; slots between the written count and the
+    /// capacity are not checked (the parser never points at them).
     @inline(__always)
     func node(column: Int, at index: Int) -> _Node {
         guard let column = storages?.column(column), let base = column.base, index >= 0 && index < column.bound else {
