@@ -3,9 +3,11 @@
 // with, `HTTPFailure(status:headers:body:redacting:now:)` (what the client
 // reports) must
 // - not trap;
-// - never show the API key: not in `description`, not in the
-//   `TransportError` wrapping it, not in any field, compared as UTF-8 bytes
-//   (a key followed by a combining mark is still the key's bytes on screen);
+// - never show the API key, nor any piece of it of 8 bytes or more (a body
+//   or header cut inside the key leaves such a piece): not in
+//   `description`, not in the `TransportError` wrapping it, not in any
+//   field, compared as UTF-8 bytes (a key followed by a combining mark is
+//   still the key's bytes on screen);
 // - map the status to its kind by the documented table, and call exactly
 //   429, 529 and a 5xx `overloaded_error` retryable;
 // - read `retry-after` totally: nil or a finite number of seconds >= 0, and
@@ -14,7 +16,8 @@
 // Input layout: byte 0 picks the status (from the statuses the API uses, or
 // with byte 1 any number 0...999), then header lines `name: value` separated
 // by LF up to the first NUL byte, then the body. `@K` anywhere is replaced by
-// the key so the fuzzer reaches echoes of it cheaply.
+// the key so the fuzzer reaches echoes of it cheaply, and `@k` by the key
+// cut after its 8th + (next byte % 24) byte (a cut-off echo).
 
 import ClaudeTransport
 import Foundation
@@ -22,7 +25,7 @@ import Foundation
 public enum TransportFrameFuzzProperty {
     /// The secret the fuzzer tries to leak.
     public static let apiKey = "sk-ant-api03-fuzzKEY_0123456789abcdef-XYZ"
-    static let statuses = [400, 401, 403, 404, 413, 429, 500, 503, 529, 418, 200, 302]
+    static let statuses = [400, 401, 403, 404, 413, 429, 500, 503, 529, 418, 200, 302, 307]
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Returns nil when the property holds, else a description of the failure.
@@ -42,9 +45,12 @@ public enum TransportFrameFuzzProperty {
     public static func check(status: Int, headers: [String: String], body: [UInt8]) -> String? {
         let failure = HTTPFailure(status: status, headers: headers, body: body, redacting: [apiKey], now: now)
         let shown = [failure.description, TransportError.http(failure).description, String(reflecting: failure),
-                     failure.message ?? "", failure.errorType ?? "", failure.requestID ?? ""]
-        for text in shown where containsKey(text) {
-            return "the API key leaks into \(text.debugDescription)"
+                     failure.message ?? "", failure.errorType ?? "", failure.requestID ?? "",
+                     failure.location ?? "", failure.contentType ?? ""]
+        for text in shown {
+            if let piece = keyPiece(in: text) {
+                return "a piece of the API key (\(piece.debugDescription)) leaks into \(text.debugDescription)"
+            }
         }
         if failure.kind != expectedKind(status: status, failure: failure) {
             return "status \(status) mapped to \(failure.kind)"
@@ -85,19 +91,34 @@ public enum TransportFrameFuzzProperty {
         case 413: return .requestTooLarge
         case 429: return .rateLimited
         case 529: return .overloaded
+        case 300...399: return .redirect
         case 500...599: return failure.errorType == "overloaded_error" ? .overloaded : .server
         default: return .other
         }
     }
 
-    public static func containsKey(_ text: String) -> Bool {
-        let key = Array(apiKey.utf8)
+    /// Whether `text` shows any piece of 8+ bytes of the fuzzer's key.
+    public static func containsKey(_ text: String) -> Bool { keyPiece(in: text) != nil }
+
+    /// The first 8-byte piece of `secret` (default: the fuzzer's key) found
+    /// in `text`, or nil. Every longer piece contains one, so this finds a
+    /// piece of any length >= 8. Deliberately naive (each piece searched
+    /// on its own), to stay independent of the redactor it checks.
+    public static func keyPiece(in text: String, of secret: String = apiKey) -> String? {
+        let key = Array(secret.utf8)
         let bytes = Array(text.utf8)
-        guard bytes.count >= key.count else { return false }
-        return (0...(bytes.count - key.count)).contains { bytes[$0..<($0 + key.count)].elementsEqual(key) }
+        let piece = 8
+        guard key.count >= piece, bytes.count >= piece else { return nil }
+        for start in 0...(key.count - piece) {
+            let window = key[start..<(start + piece)]
+            for at in 0...(bytes.count - piece) where bytes[at..<(at + piece)].elementsEqual(window) {
+                return String(decoding: window, as: UTF8.self)
+            }
+        }
+        return nil
     }
 
-    /// `@K` replaced by the key.
+    /// `@K` replaced by the key, `@kN` by a cut-off key.
     static func withKey(_ bytes: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
@@ -106,6 +127,9 @@ public enum TransportFrameFuzzProperty {
             if bytes[index] == UInt8(ascii: "@"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "K") {
                 result.append(contentsOf: apiKey.utf8)
                 index += 2
+            } else if bytes[index] == UInt8(ascii: "@"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "k") {
+                result.append(contentsOf: apiKey.utf8.prefix(8 + Int(bytes[index + 2]) % 24))
+                index += 3
             } else {
                 result.append(bytes[index])
                 index += 1

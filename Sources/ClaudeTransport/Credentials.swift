@@ -47,15 +47,3 @@ public enum Credentials: Sendable, CustomStringConvertible, CustomDebugStringCon
         }
     }
 }
-
-/// Replaces every occurrence of a secret in `text` (an error message a server
-/// echoed, say) with `<redacted>`. The search is literal (code units): the
-/// default comparison treats a key followed by a combining mark as a
-/// different character and would leave the key's bytes in place.
-func _redacting(_ text: String, secrets: [String]) -> String {
-    var text = text
-    for secret in secrets where !secret.isEmpty {
-        text = text.replacingOccurrences(of: secret, with: "<redacted>", options: .literal)
-    }
-    return text
-}

@@ -124,6 +124,7 @@ struct _StreamDriver: Sendable {
         request.httpBody = Data(encoded.body)
         request.timeoutInterval = configuration.idleTimeout
         for header in encoded.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        request.setValue(Self.acceptEncoding, forHTTPHeaderField: "accept-encoding")
         switch credentials {
         case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
         case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
@@ -132,7 +133,7 @@ struct _StreamDriver: Sendable {
 
         let session = _session(delegate: _StreamingDelegate(
             channel: channel, options: configuration.accumulatorOptions,
-            secrets: credentials._secrets + (bearer.map { [$0] } ?? []),
+            redactor: SecretRedactor(secrets: credentials._secrets + (bearer.map { [$0] } ?? [])),
             maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
         guard let delegate = session.delegate as? _StreamingDelegate else { return .failed(.network("no delegate")) }
         let task = session.dataTask(with: request)
@@ -140,6 +141,14 @@ struct _StreamDriver: Sendable {
         task.resume()
         return await delegate.started()
     }
+
+    /// Sent on every request: `identity`, so that the body arrives as the
+    /// bytes the limits count. URLSession decodes gzip and deflate itself,
+    /// before the delegate sees a byte, and on Linux nothing bounds that
+    /// decoding: a 1 MB gzip bomb expands to 1 GiB in the session's buffers
+    /// before ``MessageAccumulatorOptions/maxMessageBytes`` or the error
+    /// body cap can act. An SSE stream gains little from compression anyway.
+    static let acceptEncoding = "identity"
 
     private func _session(delegate: _StreamingDelegate) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral

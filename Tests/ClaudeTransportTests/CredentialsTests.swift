@@ -55,7 +55,8 @@ private let secretKey = "sk-ant-test-0123456789-SECRET"
     }
 
     @Test func redactionReplacesEveryOccurrence() {
-        #expect(_redacting("a \(secretKey) b \(secretKey)", secrets: [secretKey]) == "a <redacted> b <redacted>")
-        #expect(_redacting("nothing here", secrets: [""]) == "nothing here")
+        let redactor = SecretRedactor(secrets: [secretKey])
+        #expect(redactor.redact("a \(secretKey) b \(secretKey)") == "a <redacted> b <redacted>")
+        #expect(SecretRedactor(secrets: [""]).redact("nothing here") == "nothing here")
     }
 }

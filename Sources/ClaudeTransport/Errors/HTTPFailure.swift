@@ -6,6 +6,19 @@ import IncrementalJSON
 // "request_id":…}`. A 400 whose message says the prompt does not fit the
 // context window is its own kind: a caller reacts to it (compact, trim) and
 // not as to a malformed request.
+//
+// Two answers that are not API errors become failures too, because the
+// stream cannot be read from them: a redirect (the Messages API never
+// redirects, and following one would send the credential to whichever
+// origin the `location` names, so it is never followed), and a 2xx whose
+// content type is not `text/event-stream` (a proxy's HTML page, a JSON error
+// body), whose words would otherwise be lost as "stream ended early". And
+// one that does not reach the body: an answer compressed although the
+// request asked for `identity` (a gzip bomb would expand inside URLSession
+// before any limit here could act).
+//
+// Every text taken from the answer goes through a ``SecretRedactor`` first,
+// body bytes included, before anything is cut to length.
 
 /// An HTTP error answer to a Messages API request.
 public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
@@ -19,6 +32,15 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
         case rateLimited
         case server
         case overloaded
+        /// A 3xx answer: refused, never followed (see ``HTTPFailure/location``).
+        case redirect
+        /// A 2xx answer whose content type is not `text/event-stream`
+        /// (see ``HTTPFailure/contentType``).
+        case notEventStream
+        /// An answer compressed although the request asked for `identity`
+        /// (see ``HTTPFailure/contentEncoding``): refused unread, because
+        /// URLSession would decode it without bound.
+        case unrequestedContentEncoding
         case other
     }
 
@@ -31,15 +53,25 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     public var requestID: String?
     /// Seconds to wait, from `retry-after`, when given.
     public var retryAfter: Double?
+    /// The `location` header of a redirect (redacted), when given.
+    public var location: String?
+    /// The `content-type` header (redacted), for ``Kind/notEventStream``.
+    public var contentType: String?
+    /// The `content-encoding` header (redacted), for ``Kind/unrequestedContentEncoding``.
+    public var contentEncoding: String?
 
     public init(status: Int, kind: Kind, errorType: String? = nil, message: String? = nil,
-                requestID: String? = nil, retryAfter: Double? = nil) {
+                requestID: String? = nil, retryAfter: Double? = nil,
+                location: String? = nil, contentType: String? = nil, contentEncoding: String? = nil) {
         self.status = status
         self.kind = kind
         self.errorType = errorType
         self.message = message
         self.requestID = requestID
         self.retryAfter = retryAfter
+        self.location = location
+        self.contentType = contentType
+        self.contentEncoding = contentEncoding
     }
 
     /// Whether the opt-in retry policy may try again (429 and 529).
@@ -47,6 +79,13 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         var text = "HTTP \(status)"
+        switch kind {
+        case .redirect: text += " redirect to \(location ?? "(no location)") refused (redirects are never followed)"
+        case .notEventStream: text += " answered \(contentType ?? "no content type"), not text/event-stream"
+        case .unrequestedContentEncoding:
+            text += " answered with content-encoding \(contentEncoding ?? "?") although identity was asked; refused unread"
+        default: break
+        }
         if let errorType { text += " \(errorType)" }
         if let message { text += ": \(message)" }
         if let retryAfter { text += " (retry after \(_seconds(retryAfter)) s)" }
@@ -59,39 +98,47 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Complexity: O(body size).
     public init(status: Int, headers: [String: String], body: [UInt8], now: Date = Date()) {
+        self.init(status: status, headers: headers, body: body, redactor: SecretRedactor(secrets: []), now: now)
+    }
+
+    /// Maps an error answer the way the client reports it: every text that
+    /// came from the server (body, message, error type, request id,
+    /// location, content type) has every piece of 8 or more characters of
+    /// each of `secrets` replaced by `<redacted>`, before anything is cut
+    /// to length, so a relay that echoes the key into any of them cannot
+    /// leak it, or a prefix of it, into a log.
+    ///
+    /// - Complexity: O(body size + total secret length).
+    public init(status: Int, headers: [String: String], body: [UInt8], redacting secrets: [String], now: Date = Date()) {
+        self.init(status: status, headers: headers, body: body, redactor: SecretRedactor(secrets: secrets), now: now)
+    }
+
+    init(status: Int, headers: [String: String], body: [UInt8], redactor: SecretRedactor,
+         kind forcedKind: Kind? = nil, now: Date = Date()) {
+        let body = redactor.redact(body)
         func header(_ name: String) -> String? {
-            headers.first { $0.key.lowercased() == name }?.value
+            headers.first { $0.key.lowercased() == name }.map { redactor.redact($0.value) }
         }
         var errorType: String?
         var message: String?
         var bodyRequestID: String?
         if let value = try? JSONValue.parse(body) {
-            errorType = value["error"]?["type"]?.stringValue
-            message = value["error"]?["message"]?.stringValue
-            bodyRequestID = value["request_id"]?.stringValue
+            // Redacted again once decoded: an escape (`\u002d`) can hide a piece from the raw pass.
+            errorType = value["error"]?["type"]?.stringValue.map(redactor.redact)
+            message = value["error"]?["message"]?.stringValue.map(redactor.redact)
+            bodyRequestID = value["request_id"]?.stringValue.map(redactor.redact)
         } else if !body.isEmpty {
             // A proxy's HTML page or plain text: keep a short readable prefix.
             message = String(decoding: body.prefix(200), as: UTF8.self)
         }
+        let kind = forcedKind ?? Self._kind(status: status, errorType: errorType, message: message)
         self.init(
-            status: status,
-            kind: Self._kind(status: status, errorType: errorType, message: message),
-            errorType: errorType, message: message,
+            status: status, kind: kind, errorType: errorType, message: message,
             requestID: header("request-id") ?? bodyRequestID,
-            retryAfter: header("retry-after").flatMap { Self.parseRetryAfter($0, now: now) })
-    }
-
-    /// Maps an error answer the way the client reports it: every text that
-    /// came from the server (message, error type, request id) has each of
-    /// `secrets` replaced by `<redacted>`, so a relay that echoes the key
-    /// into any of them cannot leak it into a log.
-    ///
-    /// - Complexity: O(body size × secrets).
-    public init(status: Int, headers: [String: String], body: [UInt8], redacting secrets: [String], now: Date = Date()) {
-        self.init(status: status, headers: headers, body: body, now: now)
-        message = message.map { _redacting($0, secrets: secrets) }
-        errorType = errorType.map { _redacting($0, secrets: secrets) }
-        requestID = requestID.map { _redacting($0, secrets: secrets) }
+            retryAfter: header("retry-after").flatMap { Self.parseRetryAfter($0, now: now) },
+            location: kind == .redirect ? header("location") : nil,
+            contentType: kind == .notEventStream ? header("content-type") : nil,
+            contentEncoding: kind == .unrequestedContentEncoding ? header("content-encoding") : nil)
     }
 
     static func _kind(status: Int, errorType: String?, message: String?) -> Kind {
@@ -104,6 +151,7 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
         case 413: return .requestTooLarge
         case 429: return .rateLimited
         case 529: return .overloaded
+        case 300...399: return .redirect
         case 500...599: return errorType == "overloaded_error" ? .overloaded : .server
         default: return .other
         }

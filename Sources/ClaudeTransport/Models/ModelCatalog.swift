@@ -47,16 +47,21 @@ extension MessagesClient {
         request.httpMethod = "GET"
         request.timeoutInterval = configuration.idleTimeout
         request.setValue(RequestEncoder.apiVersion, forHTTPHeaderField: "anthropic-version")
+        request.setValue(_StreamDriver.acceptEncoding, forHTTPHeaderField: "accept-encoding")
+        var secrets = credentials._secrets
         switch credentials {
         case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
         case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         case .bearer(let provider):
-            do { request.setValue("Bearer \(try await provider.token(refresh: false))", forHTTPHeaderField: "authorization") }
-            catch { throw .credentialProvider("\(type(of: error))") }
+            let token: String
+            do { token = try await provider.token(refresh: false) } catch { throw .credentialProvider("\(type(of: error))") }
+            secrets.append(token)
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "authorization")
         }
-        let (status, headers, body) = try await _fetch(request)
+        let redactor = SecretRedactor(secrets: secrets)
+        let (status, headers, body) = try await _fetch(request, redactor: redactor)
         guard (200..<300).contains(status) else {
-            throw .http(HTTPFailure(status: status, headers: headers, body: body, redacting: credentials._secrets))
+            throw .http(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor))
         }
         guard let value = try? JSONValue.parse(body), let capabilities = value["capabilities"], value["id"] != nil else {
             throw .invalidResponse("the Models API answer has no id or capabilities")
@@ -64,11 +69,14 @@ extension MessagesClient {
         return ClaudeModel(id: value["id"]?.stringValue ?? id, capabilities: ModelCapabilities(modelsAPI: capabilities))
     }
 
-    private func _fetch(_ request: URLRequest) async throws(TransportError) -> (Int, [String: String], [UInt8]) {
+    /// One request whose redirects are refused (the credential never goes to another origin).
+    private func _fetch(_ request: URLRequest, redactor: SecretRedactor) async throws(TransportError) -> (Int, [String: String], [UInt8]) {
+        let session = _RedirectRefusal.session()
+        defer { session.finishTasksAndInvalidate() }
         let result: Result<(Int, [String: String], [UInt8]), TransportError> = await withCheckedContinuation { continuation in
-            let task = URLSession.shared.dataTask(with: request) { data, response, error in
+            let task = session.dataTask(with: request) { data, response, error in
                 guard let http = response as? HTTPURLResponse else {
-                    let reason = error.map { "\($0.localizedDescription)" } ?? "no response"
+                    let reason = redactor.redact(error.map { "\($0.localizedDescription)" } ?? "no response")
                     continuation.resume(returning: .failure(.network(reason)))
                     return
                 }

@@ -12,6 +12,18 @@ import Synchronization
 // answer switches to streaming and tells the driver so (a retry is never
 // considered after that); any other status collects the (bounded) error
 // body and reports an HTTPFailure at completion.
+//
+// What never happens here:
+// - a redirect is never followed: the request carries the credential, and
+//   the `location` may name any origin; the 3xx becomes a failure instead;
+// - an error body is never read past `maxErrorBodyBytes`: at the cap the
+//   task is cancelled, which closes the connection;
+// - a compressed body (the request asks for `identity`) is never read: the
+//   task is cancelled at the response, before URLSession decodes any of it;
+// - a 2xx that is not `text/event-stream` is never fed to the accumulator
+//   (its words would be lost as "ended before message_stop"): it is
+//   collected like an error body;
+// - no server text reaches the channel unredacted (``SecretRedactor``).
 
 /// How an attempt began, for the driver's retry decision.
 enum _AttemptStart: Sendable {
@@ -24,7 +36,8 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private enum Phase {
         case waiting
         case streaming
-        case collectingError(status: Int, headers: [String: String], body: [UInt8])
+        /// `kind` forces the failure's kind (a 2xx that is not an event stream).
+        case collectingError(status: Int, headers: [String: String], body: [UInt8], kind: HTTPFailure.Kind?)
     }
 
     private struct State: ~Copyable {
@@ -39,15 +52,15 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     private let state: Mutex<State>
     private let channel: _SnapshotChannel
-    private let secrets: [String]
+    private let redactor: SecretRedactor
     private let maxErrorBodyBytes: Int
     private let idleTimeout: Double
 
-    init(channel: _SnapshotChannel, options: MessageAccumulatorOptions, secrets: [String],
+    init(channel: _SnapshotChannel, options: MessageAccumulatorOptions, redactor: SecretRedactor,
          maxErrorBodyBytes: Int, idleTimeout: Double) {
         self.state = Mutex(State(accumulator: MessageAccumulator(options: options)))
         self.channel = channel
-        self.secrets = secrets
+        self.redactor = redactor
         self.maxErrorBodyBytes = maxErrorBodyBytes
         self.idleTimeout = idleTimeout
     }
@@ -80,28 +93,46 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         let http = response as? HTTPURLResponse
         let status = http?.statusCode ?? 200
-        if (200..<300).contains(status) {
+        var headers: [String: String] = [:]
+        for (key, value) in http?.allHeaderFields ?? [:] {
+            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        }
+        if !_isIdentity(headers["content-encoding"]) {
+            // Refused before a byte of the body is decoded (see MessagesClient.acceptEncoding).
+            state.withLock {
+                $0.phase = .collectingError(status: status, headers: headers, body: [], kind: .unrequestedContentEncoding)
+            }
+            return completionHandler(.cancel)
+        }
+        if (200..<300).contains(status), _isEventStream(headers["content-type"]) {
             state.withLock { $0.phase = .streaming }
             signalStart(.streaming)
         } else {
-            var headers: [String: String] = [:]
-            for (key, value) in http?.allHeaderFields ?? [:] {
-                if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
-            }
-            state.withLock { $0.phase = .collectingError(status: status, headers: headers, body: []) }
+            let kind: HTTPFailure.Kind? = (200..<300).contains(status) ? .notEventStream : nil
+            state.withLock { $0.phase = .collectingError(status: status, headers: headers, body: [], kind: kind) }
         }
         completionHandler(.allow)
     }
 
+    /// Never follows a redirect: the credential would go with it to whatever
+    /// origin `location` names. The 3xx itself then arrives as the response
+    /// and becomes an ``HTTPFailure/Kind/redirect`` failure.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         var latest: MessageSnapshot?
+        var reachedCap = false
         let failure = state.withLock { state -> MessageStreamError? in
             switch state.phase {
             case .waiting:
                 return nil
-            case .collectingError(let status, let headers, var body):
+            case .collectingError(let status, let headers, var body, let kind):
                 body.append(contentsOf: data.prefix(max(0, maxErrorBodyBytes - body.count)))
-                state.phase = .collectingError(status: status, headers: headers, body: body)
+                state.phase = .collectingError(status: status, headers: headers, body: body, kind: kind)
+                if body.count >= maxErrorBodyBytes { reachedCap = true }
                 return nil
             case .streaming:
                 // Only the newest snapshot of a piece reaches the channel, so
@@ -125,9 +156,12 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         if let latest { channel.deliver(latest) }
         if let failure {
-            channel.finish(.stream(failure))
+            channel.finish(.stream(redactor.redact(failure)))
             dataTask.cancel()
         }
+        // The rest of an error body is never read: closing the connection
+        // ends it (the completion reports the failure collected so far).
+        if reachedCap { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -147,8 +181,8 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 catch { return .finished(.failure(error), isNew: isNew) }
             case .streaming:
                 return .failedStreaming(state.accumulator.snapshot)
-            case .collectingError(let status, let headers, let body):
-                return .httpFailure(HTTPFailure(status: status, headers: headers, body: body, redacting: secrets))
+            case .collectingError(let status, let headers, let body, let kind):
+                return .httpFailure(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor, kind: kind))
             case .waiting:
                 return .failedBeforeResponse
             }
@@ -158,7 +192,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             if isNew { channel.deliver(snapshot) }
             channel.finish(nil)
         case .finished(.failure(let streamError), _):
-            channel.finish(.stream(streamError))
+            channel.finish(.stream(redactor.redact(streamError)))
         case .failedStreaming(let snapshot):
             channel.finish(_mapped(error, snapshot: snapshot, streaming: true))
         case .httpFailure(let failure):
@@ -172,7 +206,23 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let code = (error as? URLError)?.code
         if code == .timedOut { return .idleTimeout(seconds: idleTimeout, snapshot: snapshot) }
         if code == .cancelled { return .cancelled(snapshot: snapshot) }
-        let reason = _redacting(error.map { "\($0.localizedDescription)" } ?? "closed", secrets: secrets)
+        let reason = redactor.redact(error.map { "\($0.localizedDescription)" } ?? "closed")
         return streaming ? .connectionLost(reason: reason, snapshot: snapshot) : .network(reason)
     }
+}
+
+/// Whether a `content-type` names an event stream (parameters such as
+/// `charset` aside). A missing header is given the benefit of the doubt: the
+/// accumulator still reports whatever the bytes turn out to be.
+func _isEventStream(_ contentType: String?) -> Bool {
+    guard let contentType else { return true }
+    let media = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+    return media.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
+}
+
+/// Whether a `content-encoding` leaves the body as sent (absent or `identity`).
+func _isIdentity(_ contentEncoding: String?) -> Bool {
+    guard let contentEncoding else { return true }
+    let trimmed = contentEncoding.trimmingCharacters(in: .whitespaces).lowercased()
+    return trimmed.isEmpty || trimmed == "identity"
 }

@@ -20,6 +20,16 @@ client, so one server handles tests running in parallel:
         the socket closed without the last chunk), stall (half of FILE, then
         silence for 30 s), error-event (an `error` event after half of FILE),
         huge (one 8 MiB text delta), slow (FILE in 256-byte pieces, 100 ms apart).
+      Hostile answers (FILE is a port for the redirects):
+        redirect-307 / redirect-302 (to /echo on 127.0.0.1:FILE), error-event-echo
+        (an `error` event quoting the credential), 401-cut-echo (a text body
+        whose 200th byte falls inside the key, a `request-id` ending in a
+        cut-off key), 500-huge (64 MiB of body at about 32 MB/s, faster than a
+        real link but slow enough that the client closing, not URLSession's
+        read-ahead on loopback, decides how much is sent; counted in /_sent),
+        not-sse-html / not-sse-json (200 but not an event stream; the JSON
+        is an API error quoting the key), gzip-bomb (a gzip body, sent
+        whatever accept-encoding asked, that expands to 64 MiB of one delta).
   POST /echo/v1/messages                    a tiny stream whose text is the
         sha256 of the request body (so the client can be checked end to end).
   GET  /models/<ID>/v1/models/<ID>          a Models API answer with capabilities.
@@ -27,11 +37,14 @@ client, so one server handles tests running in parallel:
         of text deltas written in 64 KiB pieces as fast as possible.
   GET  /_requests                           every request so far as JSON
         (method, path, headers, body as text).
+  GET  /_sent                               [{"path", "sent", "complete", "done"}]
+        for each 500-huge answer: body bytes written before the client closed.
 
 An optional `t-<id>/` segment first in the path is ignored for routing but
 scopes the *-then-ok faults.
 """
 
+import gzip
 import hashlib
 import json
 import os
@@ -47,6 +60,7 @@ CORPUS = None
 REQUESTS = []
 REQUESTS_LOCK = threading.Lock()
 FAILED_ONCE = set()
+SENT = []
 
 
 def sse(event, payload):
@@ -203,6 +217,10 @@ class Handler(BaseHTTPRequestHandler):
             with REQUESTS_LOCK:
                 body = json.dumps(REQUESTS).encode()
             return self._plain(200, body)
+        if parts == ["_sent"]:
+            with REQUESTS_LOCK:
+                body = json.dumps(SENT).encode()
+            return self._plain(200, body)
         if parts and parts[0].startswith("t-"):
             parts = parts[1:]
         if len(parts) >= 4 and parts[0] == "models" and parts[-3:-1] == ["v1", "models"]:
@@ -274,6 +292,8 @@ class Handler(BaseHTTPRequestHandler):
             # A careless relay that repeats the credential back: the client must redact it.
             echoed = "invalid x-api-key %s / %s" % (self.headers.get("x-api-key"), self.headers.get("authorization"))
             return self._plain(401, error_body("authentication_error", echoed))
+        if self._hostile(name, file):
+            return None
         if name in HTTP_FAULTS:
             status, kind, message = HTTP_FAULTS[name]
             headers = [("retry-after", "1")] if status == 429 else []
@@ -308,6 +328,85 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(0.1)
             return self._end()
         return self._plain(404, error_body("not_found_error", "unknown fault"))
+
+    def _credential(self):
+        return self.headers.get("x-api-key") or self.headers.get("authorization") or ""
+
+    def _hostile(self, name, file):
+        """The answers of a server that tries to leak the key or exhaust the client; False: not one."""
+        key = self._credential()
+        if name in ("redirect-307", "redirect-302"):
+            location = "http://127.0.0.1:%s/echo/v1/messages" % (file or "9")
+            self._plain(int(name[-3:]), b"", [("location", location)])
+            return True
+        if name == "error-event-echo":
+            self._start_stream()
+            self._chunk(text_stream("x" * 64).split(b"event: message_stop")[0])
+            self._chunk(sse("error", {"type": "error", "error": {
+                "type": "invalid_request_error", "message": "bad header x-api-key: %s" % key},
+                "request_id": "req_" + key}))
+            self._end()
+            return True
+        if name == "401-cut-echo":
+            body = ("E" * 190 + key + " was refused").encode()
+            self.send_response(401)
+            self.send_header("content-type", "text/plain")
+            self.send_header("content-length", str(len(body)))
+            self.send_header("request-id", "req_" + key[:-3])
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            return True
+        if name == "500-huge":
+            total = 64 << 20
+            piece = b"x" * 65536
+            record = {"path": self.path, "sent": 0, "complete": False, "done": False}
+            with REQUESTS_LOCK:
+                SENT.append(record)
+            self.send_response(500)
+            self.send_header("content-type", "text/plain")
+            self.send_header("content-length", str(total))
+            self.end_headers()
+            try:
+                while record["sent"] < total:
+                    self.wfile.write(piece)
+                    record["sent"] += len(piece)
+                    time.sleep(0.002)
+                self.wfile.flush()
+                record["complete"] = True
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            finally:
+                record["done"] = True
+            self.close_connection = True
+            return True
+        if name == "not-sse-html":
+            body = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
+            self.send_response(200)
+            self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            return True
+        if name == "not-sse-json":
+            self._plain(200, error_body("invalid_request_error", "bad key %s" % key))
+            return True
+        if name == "gzip-bomb":
+            body = gzip.compress(text_stream("h" * (64 << 20)), compresslevel=9)
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("content-encoding", "gzip")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return True
+        return False
 
 
 def main():

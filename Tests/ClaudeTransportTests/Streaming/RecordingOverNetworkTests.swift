@@ -44,7 +44,7 @@ enum StreamOutcome: Equatable, CustomStringConvertible {
     }
 }
 
-let testKey = "sk-ant-loopback-key-0123456789"
+let testKey = "sk-ant-test-KEY-0123456789-zq"
 
 func loopbackClient(_ server: LoopbackServer, _ route: String, idleTimeout: Double = 10,
                     overallTimeout: Double = 60, retryPolicy: RetryPolicy = .none,

@@ -97,6 +97,12 @@ final class LoopbackServer {
         return (value.arrayValue ?? JSONArray()).map(RecordedRequest.init)
     }
 
+    /// What the server recorded for each `500-huge` answer (see the server's docstring).
+    func sentRecords() async throws -> [JSONValue] {
+        let (data, _) = try await _get(_url("_sent"))
+        return Array(try JSONValue.parse(Array(data)).arrayValue ?? JSONArray())
+    }
+
     private func _get(_ url: URL) async throws -> (Data, URLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: url) { data, response, error in
