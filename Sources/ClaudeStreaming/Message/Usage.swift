@@ -3,7 +3,9 @@
 // `message_delta.usage` carries cumulative totals, not increments: each field
 // it sends replaces the earlier value, and a field it omits keeps its value.
 // Unknown fields (`iterations`, `server_tool_use`, new ones) are kept too,
-// in first-arrival order, so replay loses nothing.
+// in first-arrival order, so replay loses nothing. Where each key sits is
+// kept beside the fields, so a delta of k keys costs O(k), not O(k × fields)
+// (160,000 keys took 65 s with a scan per key).
 
 public import IncrementalJSON
 
@@ -11,25 +13,37 @@ public import IncrementalJSON
 public struct Usage: Sendable, Hashable {
     /// Every usage field as last sent, in first-arrival order.
     public private(set) var fields: [(key: String, value: JSONValue)]
+    /// The positions of each key in ``fields`` (several for a duplicated key).
+    private var _positions: [String: [Int]]
 
     init(_ json: JSONValue) {
-        fields = json.objectValue?.entries.map { ($0.key, $0.value) } ?? []
-    }
-
-    /// Writes each field of `delta` over the current one (totals, not increments).
-    mutating func overwrite(with delta: JSONValue) {
-        guard let object = delta.objectValue else { return }
-        for (key, value) in object.entries {
-            var found = false
-            for at in fields.indices where fields[at].key == key {
-                fields[at].value = value  // every place of a duplicated key
-                found = true
-            }
-            if !found { fields.append((key, value)) }
+        fields = []
+        _positions = [:]
+        for (key, value) in json.objectValue?.entries ?? JSONObject().entries {
+            _positions[key, default: []].append(fields.count)
+            fields.append((key, value))
         }
     }
 
-    public subscript(key: String) -> JSONValue? { fields.last(where: { $0.key == key })?.value }
+    /// Writes each field of `delta` over the current one (totals, not increments).
+    ///
+    /// - Complexity: O(keys in `delta`) amortised.
+    mutating func overwrite(with delta: JSONValue) {
+        guard let object = delta.objectValue else { return }
+        for (key, value) in object.entries {
+            if let places = _positions[key] {
+                for at in places { fields[at].value = value }  // every place of a duplicated key
+            } else {
+                _positions[key] = [fields.count]
+                fields.append((key, value))
+            }
+        }
+    }
+
+    /// The value of `key` (the last one, if the key is duplicated).
+    ///
+    /// - Complexity: O(1) amortised.
+    public subscript(key: String) -> JSONValue? { _positions[key]?.last.map { fields[$0].value } }
 
     public var inputTokens: Int? { count("input_tokens") }
     public var outputTokens: Int? { count("output_tokens") }
