@@ -62,6 +62,12 @@ extension _AccumulatorState {
             throw .violation("message_start after message_stop (sequential messages not allowed)")
         case .beforeMessage, .stopped: break
         }
+        // Blocks that arrive filled in count against the limit too (600,000
+        // of them once passed a limit of 100,000); checked before any is built.
+        let filled = message["content"]?.arrayValue?.count ?? 0
+        guard filled <= options.maxBlocks else {
+            throw .violation("message_start with \(filled) content blocks, more than \(options.maxBlocks)")
+        }
         let next = current.map { $0.messageIndex + 1 } ?? 0
         current = MessageSnapshot(start: message, messageIndex: next)
         parsers.removeAll()
@@ -96,6 +102,7 @@ extension _AccumulatorState {
 
     private mutating func applyMessageDelta(_ event: JSONValue) throws(_EventFailure) {
         try requireStreaming("message_delta")
+        try countMessageBytes(eventDataBytes)
         if let delta = event["delta"]?.objectValue {
             for (key, value) in delta.entries {
                 switch key {
@@ -134,6 +141,8 @@ extension _AccumulatorState {
             return
         }
         try requireStreaming("content_block_delta")
+        // Kept (or, for a known block, skipped) whole: the event's bytes count.
+        try countMessageBytes(eventDataBytes)
         try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
             switch (type, block) {
             case ("citations_delta", .text(var text)):
@@ -157,10 +166,7 @@ extension _AccumulatorState {
     /// Applies a text, JSON, thinking or signature delta.
     mutating func applyDelta(_ kind: _HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(_EventFailure) {
         try requireStreaming("content_block_delta")
-        messageBytes += payload.count
-        guard messageBytes <= options.maxMessageBytes else {
-            throw .violation("the message's deltas exceed \(options.maxMessageBytes) bytes")
-        }
+        try countMessageBytes(payload.count)
         // Only text deltas can be structured output; the others skip the lookup.
         let structured = kind == .text && options.structuredOutput.includes(index)
         switch kind {
@@ -186,6 +192,15 @@ extension _AccumulatorState {
         // Not an open block of the delta's kind: say which it is.
         try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
             throw .violation("\(kind.wireName) for a \(block.type) block at index \(index)")
+        }
+    }
+
+    /// Adds a delta's bytes to the message's total; past
+    /// ``MessageAccumulatorOptions/maxMessageBytes`` that is a violation.
+    private mutating func countMessageBytes(_ count: Int) throws(_EventFailure) {
+        messageBytes += count
+        guard messageBytes <= options.maxMessageBytes else {
+            throw .violation("the message's deltas exceed \(options.maxMessageBytes) bytes")
         }
     }
 

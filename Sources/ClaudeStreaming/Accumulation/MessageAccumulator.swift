@@ -48,12 +48,17 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
     public var allowsSequentialMessages: Bool
     /// Which text blocks to parse as JSON.
     public var structuredOutput: StructuredOutputSelection
-    /// Most content blocks one message may have; more is a protocol violation.
+    /// Most content blocks one message may have, counting those that arrive
+    /// already filled in `message_start`; more is a protocol violation.
     public var maxBlocks: Int
-    /// Most bytes the deltas of one message may add (text, thinking, tool
-    /// input, signatures); more is a protocol violation. Each event is bounded
-    /// by the SSE limits, this bounds their sum, so a stream that never ends
-    /// cannot grow a message without bound.
+    /// Most bytes the deltas of one message may add; more is a protocol
+    /// violation. Every delta counts, whatever its type: a text, input JSON,
+    /// thinking or signature delta counts its payload (the text it appends);
+    /// any other `content_block_delta` (citations, compaction, types this
+    /// package does not know, which are kept) and every `message_delta`
+    /// count the bytes of their event's data. Each event is bounded by the
+    /// SSE limits, this bounds their sum, so a stream that never ends cannot
+    /// grow a message without bound.
     public var maxMessageBytes: Int
 
     public init(
@@ -179,6 +184,8 @@ struct _AccumulatorState: Sendable {
     var eventIndex = 0
     /// Bytes the deltas of the current message have added.
     var messageBytes = 0
+    /// Data bytes of the event being applied (what a non-hot delta counts).
+    var eventDataBytes = 0
     var failure: MessageStreamError?
     /// One incremental parser per block whose JSON is streaming, by index.
     var parsers: [Int: IncrementalJSONParser] = [:]
@@ -216,6 +223,7 @@ struct _AccumulatorState: Sendable {
                 }
                 return true
             }
+            eventDataBytes = view.data.count
             let event: JSONValue
             do throws(JSONParseError) {
                 event = try JSONValue.parse(view.data, options: options.json)
