@@ -96,6 +96,15 @@ public struct MessageSnapshot: Sendable, Hashable {
 
     /// The whole message as the non-streaming API returns it.
     ///
+    /// A tool-use block whose input text is not valid JSON (its
+    /// ``ToolUseBlock/inputError`` is set; ``inputErrors`` lists them) is
+    /// written with the part of the input that parsed before the error, the
+    /// member being parsed at the error left out, and no mark of the failure:
+    /// `{"path":"notes.txt","recursive":false,"dry_run":trUE}` is written as
+    /// `"input":{"path":"notes.txt","recursive":false}` (see
+    /// ``ToolUseBlock/finalInput``). Check ``inputErrors`` before running or
+    /// replaying such a call.
+    ///
     /// - Complexity: O(size of the message).
     public func messageJSON() -> JSONValue {
         var fields: [(String, JSONValue)] = [
