@@ -60,8 +60,9 @@ extension MessagesClient {
         }
         let redactor = SecretRedactor(secrets: secrets)
         let (status, headers, body) = try await _fetch(request, redactor: redactor)
-        guard (200..<300).contains(status) else {
-            throw .http(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor))
+        guard (200..<300).contains(status), _isIdentity(headers["content-encoding"]) else {
+            let encoded: HTTPFailure.Kind? = _isIdentity(headers["content-encoding"]) ? nil : .unrequestedContentEncoding
+            throw .http(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor, kind: encoded))
         }
         guard let value = try? JSONValue.parse(body), let capabilities = value["capabilities"], value["id"] != nil else {
             throw .invalidResponse("the Models API answer has no id or capabilities")
@@ -69,25 +70,12 @@ extension MessagesClient {
         return ClaudeModel(id: value["id"]?.stringValue ?? id, capabilities: ModelCapabilities(modelsAPI: capabilities))
     }
 
-    /// One request whose redirects are refused (the credential never goes to another origin).
+    /// One request whose redirects are refused and whose body is read up to
+    /// ``ClientConfiguration/maxErrorBodyBytes`` (a capabilities answer is a few KB).
     private func _fetch(_ request: URLRequest, redactor: SecretRedactor) async throws(TransportError) -> (Int, [String: String], [UInt8]) {
-        let session = _RedirectRefusal.session()
-        defer { session.finishTasksAndInvalidate() }
-        let result: Result<(Int, [String: String], [UInt8]), TransportError> = await withCheckedContinuation { continuation in
-            let task = session.dataTask(with: request) { data, response, error in
-                guard let http = response as? HTTPURLResponse else {
-                    let reason = redactor.redact(error.map { "\($0.localizedDescription)" } ?? "no response")
-                    continuation.resume(returning: .failure(.network(reason)))
-                    return
-                }
-                var headers: [String: String] = [:]
-                for (key, value) in http.allHeaderFields {
-                    if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
-                }
-                continuation.resume(returning: .success((http.statusCode, headers, Array(data ?? Data()))))
-            }
-            task.resume()
+        switch await _BoundedFetch.fetch(request, cap: configuration.maxErrorBodyBytes) {
+        case .success(let answer): return (answer.status, answer.headers, answer.body)
+        case .failure(let error): throw .network(redactor.redact(error.localizedDescription))
         }
-        return try result.get()
     }
 }

@@ -33,6 +33,7 @@ client, so one server handles tests running in parallel:
   POST /echo/v1/messages                    a tiny stream whose text is the
         sha256 of the request body (so the client can be checked end to end).
   GET  /models/<ID>/v1/models/<ID>          a Models API answer with capabilities.
+  GET  /fault/redirect-30x/<PORT>/v1/models/<ID>   a redirect to that answer on PORT.
   POST /bench/<N>/v1/messages               a synthetic stream of about N MiB
         of text deltas written in 64 KiB pieces as fast as possible.
   GET  /_requests                           every request so far as JSON
@@ -239,6 +240,9 @@ class Handler(BaseHTTPRequestHandler):
                 },
             }).encode()
             return self._plain(200, body)
+        if len(parts) >= 3 and parts[0] == "fault" and parts[1] in ("redirect-307", "redirect-302"):
+            location = "http://127.0.0.1:%s/models/%s/v1/models/%s" % (parts[2], parts[-1], parts[-1])
+            return self._plain(int(parts[1][-3:]), b"", [("location", location)])
         return self._plain(404, error_body("not_found_error", "no route"))
 
     def do_POST(self):

@@ -21,6 +21,15 @@ private func failure(_ client: MessagesClient) async -> TransportError? {
     }
 }
 
+private func lookupFailure(_ client: MessagesClient) async -> TransportError? {
+    do throws(TransportError) {
+        _ = try await client.model(lookingUp: "claude-x")
+        return nil
+    } catch {
+        return error
+    }
+}
+
 private func leak(_ text: String) -> String? { TransportFrameFuzzProperty.keyPiece(in: text, of: testKey) }
 
 private func client(_ server: LoopbackServer, _ route: String,
@@ -50,6 +59,18 @@ struct HostileServerTests {
                 let reached = try await other.recordedRequests().filter { $0.path != "/_requests" }
                 #expect(reached.isEmpty, "the other origin received \(reached.map(\.path))")
                 #expect(try await server.recordedRequests().filter { $0.method == "POST" }.count == 1)
+            }
+        }
+    }
+
+    @Test func modelsLookupRefusesRedirectsToo() async throws {
+        try await withLoopbackServer { server in
+            try await withLoopbackServer { other in
+                let error = await lookupFailure(client(server, "fault/redirect-307/\(other.port)"))
+                #expect(error?.httpFailure?.kind == .redirect, "\(String(describing: error))")
+                #expect(error?.httpFailure?.location?.contains(":\(other.port)/") == true)
+                let reached = try await other.recordedRequests().filter { $0.path != "/_requests" }
+                #expect(reached.isEmpty, "the other origin received \(reached.map(\.path))")
             }
         }
     }

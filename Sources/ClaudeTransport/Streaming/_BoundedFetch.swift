@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+// A one-shot request (the Models API lookup) with the same guards as the
+// stream: a redirect is never followed (URLSession would resend the
+// credential to whatever origin `location` names; `URLSession.shared`
+// follows them), and the body is read up to a cap, where the task is
+// cancelled and the connection closed.
+
+/// What a bounded fetch got: status, lower-cased headers, at most `cap` body bytes.
+struct _FetchedAnswer: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: [UInt8]
+}
+
+/// Runs one request whose redirects are refused and whose body is capped.
+final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
+    private struct State {
+        var answer: _FetchedAnswer?
+        var continuation: CheckedContinuation<Result<_FetchedAnswer, URLError>, Never>?
+    }
+
+    private let cap: Int
+    private let state = Mutex(State())
+
+    private init(cap: Int) { self.cap = cap }
+
+    /// The answer to `request`, or the error that prevented one.
+    static func fetch(_ request: URLRequest, cap: Int) async -> Result<_FetchedAnswer, URLError> {
+        let fetch = _BoundedFetch(cap: cap)
+        let session = URLSession(configuration: .ephemeral, delegate: fetch, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        return await withCheckedContinuation { continuation in
+            fetch.state.withLock { $0.continuation = continuation }
+            session.dataTask(with: request).resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let http = response as? HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (key, value) in http?.allHeaderFields ?? [:] {
+            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        }
+        state.withLock { $0.answer = _FetchedAnswer(status: http?.statusCode ?? 0, headers: headers, body: []) }
+        // A compressed answer is refused unread, as for the stream (see MessagesClient.acceptEncoding).
+        completionHandler(_isIdentity(headers["content-encoding"]) ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let full = state.withLock { state -> Bool in
+            guard var answer = state.answer else { return false }
+            answer.body.append(contentsOf: data.prefix(max(0, cap - answer.body.count)))
+            state.answer = answer
+            return answer.body.count >= cap
+        }
+        if full { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, result) = state.withLock { state -> (CheckedContinuation<Result<_FetchedAnswer, URLError>, Never>?, Result<_FetchedAnswer, URLError>) in
+            defer { state.continuation = nil }
+            // Cancelled at the cap or at a refused encoding: the answer so far stands.
+            if let answer = state.answer { return (state.continuation, .success(answer)) }
+            return (state.continuation, .failure(error as? URLError ?? URLError(.unknown)))
+        }
+        continuation?.resume(returning: result)
+    }
+}
