@@ -8,6 +8,8 @@
 //   `description`, not in the `TransportError` wrapping it, not in any
 //   field, compared as UTF-8 bytes (a key followed by a combining mark is
 //   still the key's bytes on screen);
+// - the same for a mid-stream `error` event or protocol violation built
+//   from the same texts, once the transport's `SecretRedactor` has seen it;
 // - map the status to its kind by the documented table, and call exactly
 //   429, 529 and a 5xx `overloaded_error` retryable;
 // - read `retry-after` totally: nil or a finite number of seconds >= 0, and
@@ -19,6 +21,7 @@
 // the key so the fuzzer reaches echoes of it cheaply, and `@k` by the key
 // cut after its 8th + (next byte % 24) byte (a cut-off echo).
 
+import ClaudeStreaming
 import ClaudeTransport
 import Foundation
 
@@ -52,6 +55,7 @@ public enum TransportFrameFuzzProperty {
                 return "a piece of the API key (\(piece.debugDescription)) leaks into \(text.debugDescription)"
             }
         }
+        if let leak = checkStreamError(headers: headers, body: body) { return leak }
         if failure.kind != expectedKind(status: status, failure: failure) {
             return "status \(status) mapped to \(failure.kind)"
         }
@@ -62,6 +66,27 @@ public enum TransportFrameFuzzProperty {
         }
         for value in headers.values {
             if let failure = checkRetryAfter(value) { return failure }
+        }
+        return nil
+    }
+
+    /// A stream error whose texts are the body and the header values, as a
+    /// server could send them in an `error` event: after redaction no piece
+    /// of the key shows in its description.
+    static func checkStreamError(headers: [String: String], body: [UInt8]) -> String? {
+        let text = String(decoding: body, as: UTF8.self)
+        let redactor = SecretRedactor(secrets: [apiKey])
+        let errors = [
+            MessageStreamError(kind: .apiError(APIErrorEvent(type: headers.keys.joined(), message: text,
+                                                             requestID: headers.values.joined(separator: " "))),
+                               eventIndex: 1, byteOffset: body.count, snapshot: nil),
+            MessageStreamError(kind: .protocolViolation(text), eventIndex: nil, byteOffset: 0, snapshot: nil),
+        ]
+        for error in errors {
+            let shown = TransportError.stream(redactor.redact(error)).description
+            if let piece = keyPiece(in: shown) {
+                return "a piece of the API key (\(piece.debugDescription)) leaks from a stream error into \(shown.debugDescription)"
+            }
         }
         return nil
     }
@@ -102,18 +127,16 @@ public enum TransportFrameFuzzProperty {
 
     /// The first 8-byte piece of `secret` (default: the fuzzer's key) found
     /// in `text`, or nil. Every longer piece contains one, so this finds a
-    /// piece of any length >= 8. Deliberately naive (each piece searched
-    /// on its own), to stay independent of the redactor it checks.
+    /// piece of any length >= 8. Written apart from the redactor it checks
+    /// (a set of byte slices, no rolling window, no filter).
     public static func keyPiece(in text: String, of secret: String = apiKey) -> String? {
         let key = Array(secret.utf8)
         let bytes = Array(text.utf8)
         let piece = 8
         guard key.count >= piece, bytes.count >= piece else { return nil }
-        for start in 0...(key.count - piece) {
-            let window = key[start..<(start + piece)]
-            for at in 0...(bytes.count - piece) where bytes[at..<(at + piece)].elementsEqual(window) {
-                return String(decoding: window, as: UTF8.self)
-            }
+        let windows = Set((0...(key.count - piece)).map { key[$0..<($0 + piece)] })
+        for at in 0...(bytes.count - piece) where windows.contains(bytes[at..<(at + piece)]) {
+            return String(decoding: bytes[at..<(at + piece)], as: UTF8.self)
         }
         return nil
     }
