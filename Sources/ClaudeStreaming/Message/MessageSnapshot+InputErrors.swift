@@ -10,8 +10,9 @@ public import IncrementalJSON
 public struct ToolInputError: Sendable, Hashable, CustomStringConvertible {
     /// Index of the block in the message's content.
     public var blockIndex: Int
-    /// The call's `id` and `name`, as the block started.
+    /// The call's `id`, as the block started.
     public var toolUseID: String
+    /// The tool's `name`, as the block started.
     public var toolName: String
     /// Where the input text first broke (offset within the input's JSON text) and why.
     public var error: JSONParseError
