@@ -22,7 +22,8 @@ import Synchronization
 //   task is cancelled at the response, before URLSession decodes any of it;
 // - a 2xx that is not `text/event-stream` is never fed to the accumulator
 //   (its words would be lost as "ended before message_stop"): it is
-//   collected like an error body;
+//   collected like an error body; one without a content type is judged by
+//   its first bytes (an HTML page or a JSON body is not a stream);
 // - no server text reaches the channel unredacted (``SecretRedactor``).
 
 /// How an attempt began, for the driver's retry decision.
@@ -35,6 +36,8 @@ enum _AttemptStart: Sendable {
 final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private enum Phase {
         case waiting
+        /// A 2xx without a content type: the first bytes decide (``NonEventStreamInput``).
+        case sniffing(status: Int, headers: [String: String])
         case streaming
         /// `kind` forces the failure's kind (a 2xx that is not an event stream).
         case collectingError(status: Int, headers: [String: String], body: [UInt8], kind: HTTPFailure.Kind?)
@@ -104,7 +107,9 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             }
             return completionHandler(.cancel)
         }
-        if (200..<300).contains(status), _isEventStream(headers["content-type"]) {
+        if (200..<300).contains(status), headers["content-type"] == nil {
+            state.withLock { $0.phase = .sniffing(status: status, headers: headers) }
+        } else if (200..<300).contains(status), _isEventStream(headers["content-type"]) {
             state.withLock { $0.phase = .streaming }
             signalStart(.streaming)
         } else {
@@ -125,9 +130,18 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         var latest: MessageSnapshot?
         var reachedCap = false
+        var beganStreaming = false
         let failure = state.withLock { state -> MessageStreamError? in
+            if case .sniffing(let status, let headers) = state.phase {
+                if NonEventStreamInput(firstBytes: data) != nil {
+                    state.phase = .collectingError(status: status, headers: headers, body: [], kind: .notEventStream)
+                } else {
+                    state.phase = .streaming
+                    beganStreaming = true
+                }
+            }
             switch state.phase {
-            case .waiting:
+            case .waiting, .sniffing:
                 return nil
             case .collectingError(let status, let headers, var body, let kind):
                 body.append(contentsOf: data.prefix(max(0, maxErrorBodyBytes - body.count)))
@@ -154,6 +168,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 return failure
             }
         }
+        if beganStreaming { signalStart(.streaming) }
         if let latest { channel.deliver(latest) }
         if let failure {
             channel.finish(.stream(redactor.redact(failure)))
@@ -173,7 +188,13 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             case httpFailure(HTTPFailure)
             case failedBeforeResponse
         }
+        var beganStreaming = false
         let outcome = state.withLock { state -> Outcome in
+            if case .sniffing = state.phase {
+                // No body at all: an (empty) stream, reported as the accumulator sees it.
+                state.phase = .streaming
+                beganStreaming = true
+            }
             switch state.phase {
             case .streaming where error == nil:
                 let isNew = state.accumulator.eventCount != state.deliveredAtEvent
@@ -183,10 +204,11 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 return .failedStreaming(state.accumulator.snapshot)
             case .collectingError(let status, let headers, let body, let kind):
                 return .httpFailure(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor, kind: kind))
-            case .waiting:
+            case .waiting, .sniffing:
                 return .failedBeforeResponse
             }
         }
+        if beganStreaming { signalStart(.streaming) }
         switch outcome {
         case .finished(.success(let snapshot), let isNew):
             if isNew { channel.deliver(snapshot) }
@@ -212,8 +234,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
 }
 
 /// Whether a `content-type` names an event stream (parameters such as
-/// `charset` aside). A missing header is given the benefit of the doubt: the
-/// accumulator still reports whatever the bytes turn out to be.
+/// `charset` aside). A missing header is decided by the first bytes instead.
 func _isEventStream(_ contentType: String?) -> Bool {
     guard let contentType else { return true }
     let media = contentType.split(separator: ";", maxSplits: 1).first ?? ""

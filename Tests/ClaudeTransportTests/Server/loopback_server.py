@@ -28,7 +28,8 @@ client, so one server handles tests running in parallel:
         real link but slow enough that the client closing, not URLSession's
         read-ahead on loopback, decides how much is sent; counted in /_sent),
         not-sse-html / not-sse-json (200 but not an event stream; the JSON
-        is an API error quoting the key), gzip-bomb (a gzip body, sent
+        is an API error quoting the key), not-sse-no-type / sse-no-type
+        (200 without a content-type: an HTML page, a good stream), gzip-bomb (a gzip body, sent
         whatever accept-encoding asked, that expands to 64 MiB of one delta).
   POST /echo/v1/messages                    a tiny stream whose text is the
         sha256 of the request body (so the client can be checked end to end).
@@ -388,6 +389,14 @@ class Handler(BaseHTTPRequestHandler):
             body = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
             self.send_response(200)
             self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            return True
+        if name in ("not-sse-no-type", "sse-no-type"):
+            body = b"\n  <html><body>Bad Gateway</body></html>" if name == "not-sse-no-type" else text_stream("untyped")
+            self.send_response(200)
             self.send_header("content-length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

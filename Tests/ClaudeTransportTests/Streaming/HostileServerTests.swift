@@ -159,4 +159,17 @@ struct HostileServerTests {
             #expect(leak(String(describing: error)) == nil)
         }
     }
+
+    @Test func okAnswerWithoutContentTypeIsJudgedByItsFirstBytes() async throws {
+        try await withLoopbackServer { server in
+            let error = await failure(client(server, "fault/not-sse-no-type"))
+            let failure = try #require(error?.httpFailure, "got \(String(describing: error))")
+            #expect(failure.kind == .notEventStream)
+            #expect(failure.contentType == nil)
+            #expect(failure.message?.contains("Bad Gateway") == true)
+            // A real stream without the header still streams.
+            let snapshot = try await client(server, "fault/sse-no-type").send(simpleRequest)
+            #expect(snapshot.text == "untyped")
+        }
+    }
 }
