@@ -124,14 +124,13 @@ struct _StreamDriver: Sendable {
         request.httpBody = Data(encoded.body)
         request.timeoutInterval = configuration.idleTimeout
         for header in encoded.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        switch credentials {
-        case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
-        case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        case .bearer: request.setValue("Bearer \(bearer ?? "")", forHTTPHeaderField: "authorization")
-        }
+        _authorize(&request, credentials: credentials, bearer: bearer)
 
+        var options = configuration.accumulatorOptions
+        // A request with an output schema is answered in JSON: parse it as it streams.
+        if encoded.structuredOutput, options.structuredOutput == .none { options.structuredOutput = .allTextBlocks }
         let session = _session(delegate: _StreamingDelegate(
-            channel: channel, options: configuration.accumulatorOptions,
+            channel: channel, options: options,
             secrets: credentials._secrets + (bearer.map { [$0] } ?? []),
             maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
         guard let delegate = session.delegate as? _StreamingDelegate else { return .failed(.network("no delegate")) }

@@ -63,7 +63,7 @@ extension _AccumulatorState {
         case .beforeMessage, .stopped: break
         }
         let next = current.map { $0.messageIndex + 1 } ?? 0
-        current = MessageSnapshot(start: message, messageIndex: next)
+        current = MessageSnapshot(start: message, messageIndex: next, metadata: options.responseMetadata)
         parsers.removeAll()
         messageBytes = 0
         phase = .streaming

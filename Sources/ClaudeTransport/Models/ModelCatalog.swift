@@ -33,7 +33,8 @@ extension ModelCapabilities {
             adaptiveThinking: supported(capabilities["thinking"]?["types"]?["adaptive"]),
             structuredOutput: supported(capabilities["structured_outputs"]),
             imageInput: supported(capabilities["image_input"]),
-            serverTools: tools)
+            serverTools: tools,
+            manualThinking: supported(capabilities["thinking"]?["types"]?["enabled"]))
     }
 }
 

@@ -42,6 +42,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let secrets: [String]
     private let maxErrorBodyBytes: Int
     private let idleTimeout: Double
+    private let options: MessageAccumulatorOptions
 
     init(channel: _SnapshotChannel, options: MessageAccumulatorOptions, secrets: [String],
          maxErrorBodyBytes: Int, idleTimeout: Double) {
@@ -50,6 +51,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         self.secrets = secrets
         self.maxErrorBodyBytes = maxErrorBodyBytes
         self.idleTimeout = idleTimeout
+        self.options = options
     }
 
     /// Waits until the attempt is known to stream or to have failed.
@@ -81,7 +83,15 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let http = response as? HTTPURLResponse
         let status = http?.statusCode ?? 200
         if (200..<300).contains(status) {
-            state.withLock { $0.phase = .streaming }
+            // The request-id reaches every snapshot through the options (nothing is fed yet).
+            let requestID = http?.value(forHTTPHeaderField: "request-id")
+            channel.setRequestID(requestID)
+            var options = self.options
+            options.responseMetadata.requestID = requestID
+            state.withLock { state in
+                state.accumulator = MessageAccumulator(options: options)
+                state.phase = .streaming
+            }
             signalStart(.streaming)
         } else {
             var headers: [String: String] = [:]

@@ -1,0 +1,81 @@
+import ClaudeStreaming
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+public import IncrementalJSON
+
+// `POST /v1/messages/count_tokens`: how many input tokens a request would
+// take, without running it. One plain (non-streamed) JSON exchange; the body
+// is the request's counting form (``RequestEncoder/encodeForCounting(_:)``).
+
+/// The answer of the token-counting endpoint.
+public struct TokenCount: Sendable, Hashable {
+    /// `input_tokens`.
+    public var inputTokens: Int
+    /// The whole answer (later fields, such as context management, are kept).
+    public var json: JSONValue
+}
+
+extension MessagesClient {
+    /// Counts the input tokens of `request`.
+    ///
+    /// - Throws: ``TransportError``: the request refused before traffic, an
+    ///   HTTP failure (typed, secrets redacted), a network failure, or an
+    ///   answer without `input_tokens`.
+    public func countTokens(_ request: MessageRequest) async throws(TransportError) -> TokenCount {
+        let credentials = try _checkedCredentials()
+        let encoded: EncodedRequest
+        do { encoded = try RequestEncoder.encodeForCounting(request) } catch { throw .invalidRequest(error) }
+        var bearer: String?
+        if case .bearer(let provider) = credentials {
+            do { bearer = try await provider.token(refresh: false) } catch { throw .credentialProvider("\(type(of: error))") }
+        }
+        var http = URLRequest(url: configuration.baseURL.appendingPathComponent("v1/messages/count_tokens"))
+        http.httpMethod = "POST"
+        http.httpBody = Data(encoded.body)
+        http.timeoutInterval = configuration.idleTimeout
+        for header in encoded.headers { http.setValue(header.value, forHTTPHeaderField: header.name) }
+        _authorize(&http, credentials: credentials, bearer: bearer)
+        let secrets = credentials._secrets + (bearer.map { [$0] } ?? [])
+
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response): (Data, HTTPURLResponse)
+        do {
+            (data, response) = try await withCheckedThrowingContinuation { continuation in
+                session.dataTask(with: http) { data, response, error in
+                    if let response = response as? HTTPURLResponse {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                    }
+                }.resume()
+            }
+        } catch {
+            throw .network(_redacting(error.localizedDescription, secrets: secrets))
+        }
+        guard (200..<300).contains(response.statusCode) else {
+            var headers: [String: String] = [:]
+            for (key, value) in response.allHeaderFields {
+                if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+            }
+            throw .http(HTTPFailure(status: response.statusCode, headers: headers,
+                                    body: Array(data.prefix(configuration.maxErrorBodyBytes)), redacting: secrets))
+        }
+        guard let json = try? JSONValue.parse(Array(data)),
+              let count = try? json["input_tokens"]?.numberValue?.int() else {
+            throw .invalidResponse("the count_tokens answer has no integer input_tokens")
+        }
+        return TokenCount(inputTokens: count, json: json)
+    }
+}
+
+/// Puts the credential on a request (never anywhere else).
+func _authorize(_ request: inout URLRequest, credentials: Credentials, bearer: String?) {
+    switch credentials {
+    case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
+    case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+    case .bearer: request.setValue("Bearer \(bearer ?? "")", forHTTPHeaderField: "authorization")
+    }
+}
