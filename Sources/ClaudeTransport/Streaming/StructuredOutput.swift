@@ -34,6 +34,23 @@ public enum StructuredOutputError: Error, Sendable, Hashable, CustomStringConver
         case .typeMismatch(let what): "the JSON does not decode: \(what)"
         }
     }
+
+    /// A decoding failure as ``typeMismatch(_:)``: what was expected, and
+    /// where (the coding path).
+    public static func mismatch(_ error: any Error) -> StructuredOutputError {
+        guard let error = error as? DecodingError else { return .typeMismatch("\(error)") }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "at the top level" : "at \(keys)"
+        }
+        return switch error {
+        case .typeMismatch(let type, let context): .typeMismatch("expected \(type) \(path(context)): \(context.debugDescription)")
+        case .valueNotFound(let type, let context): .typeMismatch("missing \(type) \(path(context)): \(context.debugDescription)")
+        case .keyNotFound(let key, let context): .typeMismatch("missing key '\(key.stringValue)' \(path(context))")
+        case .dataCorrupted(let context): .typeMismatch("invalid value \(path(context)): \(context.debugDescription)")
+        @unknown default: .typeMismatch("\(error)")
+        }
+    }
 }
 
 extension MessageSnapshot {
@@ -56,10 +73,8 @@ extension MessageSnapshot {
             if complete, !value.isComplete || !isComplete { throw .incomplete(stopReason: stopReason) }
             do {
                 return try JSONValueDecoder(requireComplete: complete).decode(type, from: value)
-            } catch let error as DecodingError {
-                throw .typeMismatch(Self._describe(error))
             } catch {
-                throw .typeMismatch("\(error)")
+                throw .mismatch(error)
             }
         }
         // Text that was not parsed: nothing selected it. (An empty block may just not have begun.)
@@ -67,20 +82,6 @@ extension MessageSnapshot {
         if !selectedAny, hasText { throw .notRequested }
         if complete, isComplete { throw .incomplete(stopReason: stopReason) }
         throw .noOutputYet
-    }
-
-    static func _describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return keys.isEmpty ? "at the top level" : "at \(keys)"
-        }
-        switch error {
-        case .typeMismatch(let type, let context): return "expected \(type) \(path(context)): \(context.debugDescription)"
-        case .valueNotFound(let type, let context): return "missing \(type) \(path(context)): \(context.debugDescription)"
-        case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)' \(path(context))"
-        case .dataCorrupted(let context): return "invalid value \(path(context)): \(context.debugDescription)"
-        @unknown default: return "\(error)"
-        }
     }
 }
 
