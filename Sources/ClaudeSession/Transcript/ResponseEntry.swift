@@ -104,6 +104,12 @@ public struct Handover: Sendable, Hashable, Codable {
     public var contentIndex: Int
     public var fromModel: String?
     public var toModel: String?
+
+    public init(contentIndex: Int, fromModel: String?, toModel: String?) {
+        self.contentIndex = contentIndex
+        self.fromModel = fromModel
+        self.toModel = toModel
+    }
 }
 
 /// A client tool call the model made.
