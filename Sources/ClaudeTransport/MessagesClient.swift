@@ -29,11 +29,10 @@ public struct MessagesClient: Sendable {
     /// - Throws: ``TransportError/missingCredential(_:)`` or
     ///   ``TransportError/invalidRequest(_:)``, before any network traffic.
     public func stream(_ request: MessageRequest) throws(TransportError) -> MessageSnapshotStream {
-        let credentials = try _checkedCredentials()
+        _ = try _checkedCredentials()  // before encoding: a missing key is reported first
         let encoded: EncodedRequest
         do { encoded = try RequestEncoder.encode(request) } catch { throw .invalidRequest(error) }
-        let driver = _StreamDriver(configuration: configuration, credentials: credentials, encoded: encoded)
-        return MessageSnapshotStream(_channel: _SnapshotChannel { channel in driver.start(channel) })
+        return try stream(encoded: encoded)
     }
 
     /// The complete message. With `onSnapshot`, each snapshot is handed to

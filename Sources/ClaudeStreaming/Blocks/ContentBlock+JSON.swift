@@ -111,7 +111,7 @@ extension JSONValue {
     /// its place (every place, if the key is duplicated, so that whichever
     /// one a reader takes is the new value), a new key goes at the end. Not
     /// an object: returned as is.
-    func _replacingFields(_ fields: [(String, JSONValue)]) -> JSONValue {
+    public func _replacingFields(_ fields: [(String, JSONValue)]) -> JSONValue {
         guard let object = objectValue else { return self }
         var entries: [(String, JSONValue)] = object.entries.map { ($0.key, $0.value) }
         for (key, value) in fields {

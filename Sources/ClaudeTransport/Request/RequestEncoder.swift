@@ -243,7 +243,7 @@ public enum RequestEncoder {
         }
         var blocks = turn.content.flatMap(_blocks)
         if let cache = turn.cacheControl, let last = blocks.popLast() {
-            blocks.append(_withField("cache_control", cache.json, in: last))
+            blocks.append(last._replacingFields([("cache_control", cache.json)]))
         }
         JSONValue.array(blocks).encodeCompact(into: &out)
         out.append(UInt8(ascii: "}"))
@@ -306,14 +306,6 @@ public enum RequestEncoder {
         if let context = document.context { fields.append(("context", .string(context))) }
         if document.citations { fields.append(("citations", .object([("enabled", .bool(true))]))) }
         if let cache = document.cacheControl { fields.append(("cache_control", cache.json)) }
-        return .object(fields)
-    }
-
-    /// `object` with `key` set to `value` (replaced in place or appended).
-    static func _withField(_ key: String, _ value: JSONValue, in object: JSONValue) -> JSONValue {
-        guard let members = object.objectValue?.entries else { return object }
-        var fields = members.map { ($0.0, $0.1) }
-        if let index = fields.firstIndex(where: { $0.0 == key }) { fields[index].1 = value } else { fields.append((key, value)) }
         return .object(fields)
     }
 

@@ -18,6 +18,7 @@ An answer is an object:
   drop_after    send only this many body bytes, then close the socket
   pieces        send the body in pieces of this many bytes
   hold          seconds to wait after the first piece (a slow stream)
+  interval      seconds to wait between pieces (a trickle)
 """
 
 import json
@@ -109,6 +110,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 if i == 0 and answer.get("hold"):
                     time.sleep(answer["hold"])
+                if answer.get("interval"):
+                    time.sleep(answer["interval"])
             if drop is not None:
                 self.connection.shutdown(socket.SHUT_RDWR)
                 return
