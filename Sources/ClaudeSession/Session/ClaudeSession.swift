@@ -1,6 +1,6 @@
 public import ClaudeStreaming
 public import ClaudeTransport
-import IncrementalJSON
+public import IncrementalJSON
 import Synchronization
 
 // A conversation with Claude: the model, the system prompt, the tools, and
@@ -89,6 +89,16 @@ public final class ClaudeSession: Sendable {
         StructuredResponseStream(base: ResponseStream { onSnapshot throws(SessionError) in
             _ = try await self._run(prompt: [.text(prompt)], outputSchema: T.outputSchema, onSnapshot: onSnapshot)
         })
+    }
+
+    /// The request the session would send next with `prompt` (nil: none):
+    /// for counting its tokens, or for inspecting it.
+    ///
+    /// - Complexity: O(entries); replayed responses are shared bytes.
+    public func nextRequest(prompt: [TurnContent]? = nil, outputSchema: JSONValue? = nil) -> MessageRequest {
+        var transcript = self.transcript
+        if let prompt { transcript.entries.append(.prompt(prompt)) }
+        return _request(transcript, outputSchema: outputSchema)
     }
 
     // MARK: The loop

@@ -1,0 +1,207 @@
+// The session's costs, each beside its baseline in the same run, in process
+// CPU time (the machine is shared: wall time would measure the neighbours):
+//
+//   history: the next request of a 100-turn conversation of ≈10 MB (each
+//     response a mixed stream's message: thinking with signature, web search
+//     results, cited text, tool input), built from the transcript and
+//     encoded, versus Foundation's JSONEncoder encoding the same history as
+//     Codable structs. Replayed turns are bytes already, so the target is
+//     memcpy class: at least 1 GB/s of history.
+//   overhead: one streamed response through ClaudeSession.respond (request
+//     built, stream accumulated, transcript entry made) versus the same bytes
+//     fed to MessageAccumulator directly. Target: at most 5% more.
+
+import ClaudeSession
+import ClaudeStreaming
+import ClaudeTransport
+import Foundation
+import IncrementalJSON
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum ConversationBenchmarks {
+    static let suite = BenchmarkSuite(name: "conversation") { context in
+        [history(context), overhead(context)]
+    }
+
+    /// Median process CPU seconds of `body` over the context's repetitions, after one warm-up.
+    static func cpuTime(_ context: BenchmarkContext, _ body: () -> Void) -> Double {
+        func now() -> Double {
+            var spec = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+            return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+        }
+        body()
+        var times: [Double] = []
+        for _ in 0..<context.repetitions {
+            let start = now()
+            body()
+            times.append(now() - start)
+        }
+        times.sort()
+        return times[times.count / 2]
+    }
+
+    // MARK: Building the next request
+
+    static func history(_ context: BenchmarkContext) -> BenchmarkResult {
+        let turns = 100
+        let perResponse = context.size(full: 100 << 10, quick: 10 << 10)
+        var transcript = SessionTranscript()
+        var mirror: [_CodableMessage] = []
+        for turn in 0..<turns {
+            let prompt = "Question \(turn): what changed since the last answer?"
+            transcript.entries.append(.prompt([.text(prompt)]))
+            mirror.append(_CodableMessage(role: "user", content: [_CodableBlock(type: "text", text: prompt)]))
+            var accumulator = MessageAccumulator()
+            guard (try? accumulator.feed(generate(.mixed, bytes: perResponse).bytes)) != nil, let message = try? accumulator.finish() else {
+                preconditionFailure("the generated stream is valid")
+            }
+            transcript.entries.append(.response(ResponseEntry(message)))
+            mirror.append(_CodableMessage(role: "assistant", content: _CodableBlock.blocks(message.contentJSON())))
+        }
+        let session = ClaudeSession(model: .opus5, system: "Be brief.", transport: _RecordedTransport(bytes: []), transcript: transcript)
+        let historyBytes = transcript.responses.reduce(0) { $0 + $1.content.bytes.count }
+            + turns * 60
+        var encodedSize = 0
+        let seconds = cpuTime(context) {
+            guard let encoded = try? RequestEncoder.encode(session.nextRequest(prompt: [.text("And now?")])) else { return }
+            encodedSize = encoded.body.count
+            blackHole(encoded)
+        }
+        let encoder = JSONEncoder()
+        let baseline = cpuTime(context) { blackHole(try? encoder.encode(mirror)) }
+        let gigabytesPerSecond = Double(historyBytes) / seconds / 1e9
+        return BenchmarkResult(
+            suite: "conversation", name: "next request, 100 turns (body \(encodedSize >> 20) MiB)", bytes: historyBytes,
+            seconds: seconds, baselineName: "JSONEncoder", baselineSeconds: baseline,
+            target: ">= 1 GB/s of history (\(BenchmarkReport.fixed(gigabytesPerSecond, 2)) GB/s)", targetMet: gigabytesPerSecond >= 1)
+    }
+
+    // MARK: Session overhead per response
+
+    static func overhead(_ context: BenchmarkContext) -> BenchmarkResult {
+        let stream = generate(.mixed, bytes: context.size(full: 4 << 20, quick: 256 << 10)).bytes
+        let transport = _RecordedTransport(bytes: stream)
+        let bare = cpuTime(context) { blackHole(_RecordedTransport.accumulate(stream)) }
+        let seconds = cpuTime(context) {
+            let session = ClaudeSession(model: .opus5, transport: transport)
+            blackHole(runBlocking { try? await session.respond(to: "Go") })
+        }
+        let overhead = seconds / bare - 1
+        return BenchmarkResult(
+            suite: "conversation", name: "session respond, one streamed response", bytes: stream.count,
+            seconds: seconds, baselineName: "bare accumulator", baselineSeconds: bare,
+            target: "<= 5% over the bare accumulator (\(BenchmarkReport.fixed(overhead * 100, 1))%)", targetMet: overhead <= 0.05)
+    }
+}
+
+/// A transport that answers every request with the same recorded bytes,
+/// fed to the accumulator in 64 KiB chunks (as the network delivers them).
+struct _RecordedTransport: MessageStreaming {
+    let bytes: [UInt8]
+
+    static func accumulate(_ bytes: [UInt8]) -> MessageSnapshot? {
+        var accumulator = MessageAccumulator()
+        var failed = false
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, !failed {
+                let end = min(raw.count, offset + (64 << 10))
+                do throws(MessageStreamError) { try accumulator.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) } catch { failed = true }
+                offset = end
+            }
+        }
+        return failed ? nil : try? accumulator.finish()
+    }
+
+    func streamMessage(_ request: MessageRequest,
+                       onSnapshot: (@Sendable (MessageSnapshot) -> Void)?) async throws(TransportError) -> MessageSnapshot {
+        guard let message = Self.accumulate(bytes) else { throw .invalidResponse("the recorded stream is not valid") }
+        return message
+    }
+}
+
+/// The history as a typical client keeps it: Codable structs for JSONEncoder.
+struct _CodableMessage: Encodable {
+    var role: String
+    var content: [_CodableBlock]
+}
+
+struct _CodableBlock: Encodable {
+    var type: String
+    var text: String?
+    var thinking: String?
+    var signature: String?
+    var id: String?
+    var name: String?
+    var toolUseID: String?
+    /// Nested JSON (tool input, result content, citations) as Foundation values.
+    var fields: [String: _AnyJSON] = [:]
+
+    init(type: String, text: String? = nil) {
+        self.type = type
+        self.text = text
+    }
+
+    static func blocks(_ content: JSONValue) -> [_CodableBlock] {
+        (content.arrayValue ?? JSONArray()).map { block in
+            var out = _CodableBlock(type: block["type"]?.stringValue ?? "", text: block["text"]?.stringValue)
+            out.thinking = block["thinking"]?.stringValue
+            out.signature = block["signature"]?.stringValue
+            out.id = block["id"]?.stringValue
+            out.name = block["name"]?.stringValue
+            out.toolUseID = block["tool_use_id"]?.stringValue
+            for key in ["input", "content", "citations"] { if let value = block[key] { out.fields[key] = _AnyJSON(value) } }
+            return out
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case type, text, thinking, signature, id, name, toolUseID = "tool_use_id", input, content, citations }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encodeIfPresent(text, forKey: .text)
+        try c.encodeIfPresent(thinking, forKey: .thinking)
+        try c.encodeIfPresent(signature, forKey: .signature)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(toolUseID, forKey: .toolUseID)
+        try c.encodeIfPresent(fields["input"], forKey: .input)
+        try c.encodeIfPresent(fields["content"], forKey: .content)
+        try c.encodeIfPresent(fields["citations"], forKey: .citations)
+    }
+}
+
+/// Any JSON as Foundation-encodable values (what an SDK's `AnyCodable` does).
+enum _AnyJSON: Encodable {
+    case null, bool(Bool), number(Double), string(String), array([_AnyJSON]), object([String: _AnyJSON])
+
+    init(_ value: JSONValue) {
+        switch value.kind {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .number(let n): self = .number((try? n.double()) ?? 0)
+        case .string(let s): self = .string(s.string)
+        case .array(let a): self = .array(a.map(_AnyJSON.init))
+        case .object(let o): self = .object(Dictionary(o.entries.map { ($0.key, _AnyJSON($0.value)) }, uniquingKeysWith: { $1 }))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .number(let n): try c.encode(n)
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        }
+    }
+}
