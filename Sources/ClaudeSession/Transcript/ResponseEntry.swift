@@ -22,27 +22,51 @@ public struct ResponseEntry: Sendable, Hashable, Codable {
     public var content: RawJSON
     /// `usage` as the last `message_delta` left it.
     public var usage: RawJSON
-    /// What the content says, in content order.
-    public var segments: [ResponseSegment]
     /// Every fallback handover, in content order.
     public var handovers: [Handover]
     /// The HTTP `request-id` of the response, when the transport gave one.
     public var requestID: String?
+    /// The snapshot the entry was made from (not saved; a restored entry parses its content).
+    private var _origin: MessageSnapshot?
 
-    /// Takes a finished snapshot.
+    private enum CodingKeys: String, CodingKey {
+        case id, model, requestedModel, stopReason, stopSequence, content, usage, handovers, requestID
+    }
+
+    /// Takes a finished snapshot. Its content bytes are made when first
+    /// needed (the next request, or saving), so receiving a response costs
+    /// nothing more than the accumulator's work.
     ///
-    /// - Complexity: O(size of the message), once per response.
+    /// - Complexity: O(blocks) here; O(size of the content) once, on first use of ``content``.
     public init(_ snapshot: MessageSnapshot) {
         id = snapshot.id
         model = snapshot.model
         requestedModel = snapshot.requestedModel
         stopReason = snapshot.stopReason
         stopSequence = snapshot.stopSequence
-        content = RawJSON(snapshot.contentJSON())
+        content = RawJSON(deferred: { snapshot.contentJSON() })
         usage = RawJSON(snapshot.usage.json)
-        segments = snapshot.content.enumerated().map { ResponseSegment($1, at: $0) }
         handovers = snapshot.handovers.map { Handover(contentIndex: $0.contentIndex, fromModel: $0.fromModel, toModel: $0.toModel) }
         requestID = snapshot.metadata.requestID
+        _origin = snapshot
+    }
+
+    /// What the content says, in content order.
+    ///
+    /// - Complexity: O(size of the text); a restored entry parses its content.
+    public var segments: [ResponseSegment] {
+        snapshot.content.enumerated().map { ResponseSegment($1, at: $0) }
+    }
+
+    public static func == (lhs: ResponseEntry, rhs: ResponseEntry) -> Bool {
+        lhs.id == rhs.id && lhs.model == rhs.model && lhs.requestedModel == rhs.requestedModel
+            && lhs.stopReason == rhs.stopReason && lhs.stopSequence == rhs.stopSequence && lhs.content == rhs.content
+            && lhs.usage == rhs.usage && lhs.handovers == rhs.handovers && lhs.requestID == rhs.requestID
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(content)
     }
 
     /// The concatenated text of the text segments.
@@ -53,11 +77,12 @@ public struct ResponseEntry: Sendable, Hashable, Codable {
     /// The usage counts (input, output, cache).
     public var tokenCounts: TokenUsage { TokenUsage(usage.value) }
 
-    /// The message as a snapshot again (for ``ServerToolLedger`` and activity views).
+    /// The message as a snapshot (for ``ServerToolLedger`` and activity views).
     ///
-    /// - Complexity: O(size), a parse.
+    /// - Complexity: O(1) for an entry made from a snapshot; O(size), a parse, for a restored one.
     public var snapshot: MessageSnapshot {
-        MessageSnapshot(messageJSON: .object([
+        if let _origin { return _origin }
+        return MessageSnapshot(messageJSON: .object([
             ("id", .string(id)), ("type", .string("message")), ("role", .string("assistant")),
             ("model", .string(requestedModel)), ("content", content.value),
             ("stop_reason", stopReason.map(JSONValue.string) ?? .null),

@@ -1,4 +1,5 @@
 public import IncrementalJSON
+import Synchronization
 
 // The pieces of a turn beyond plain text and images: the result of a client
 // tool call, a document, a system prompt block, and JSON kept as bytes.
@@ -81,24 +82,36 @@ public struct SystemBlock: Sendable, Hashable, Codable {
 /// A JSON text kept as its compact bytes, so sending it again is a copy
 /// (a long history is mostly replayed assistant turns: they are never
 /// re-encoded, and every opaque field stays byte for byte).
+///
+/// The bytes can be made on first use: a response's content is encoded when
+/// it is first sent back (or saved), not while the response is received.
 public struct RawJSON: Sendable, Hashable {
-    /// Compact JSON, valid as a whole.
-    public let bytes: [UInt8]
+    let _storage: _RawJSONStorage
 
-    /// The compact encoding of `value`.
+    /// The compact encoding of `value`, made on first use.
     ///
     /// - Complexity: O(size of the value), once.
     public init(_ value: JSONValue) {
-        var bytes: [UInt8] = []
-        value.encodeCompact(into: &bytes)
-        self.bytes = bytes
+        _storage = _RawJSONStorage(.pending { value })
+    }
+
+    /// The compact encoding of the value `make` gives, both run on first use (once).
+    public init(deferred make: @escaping @Sendable () -> JSONValue) {
+        _storage = _RawJSONStorage(.pending(make))
     }
 
     /// Bytes that parse as one JSON text; they are re-encoded compactly so
     /// what is kept is always valid and compact.
     public init(validating bytes: [UInt8]) throws(JSONParseError) {
-        self.init(try JSONValue.parse(bytes))
+        var compact: [UInt8] = []
+        try JSONValue.parse(bytes).encodeCompact(into: &compact)
+        _storage = _RawJSONStorage(.bytes(compact))
     }
+
+    /// Compact JSON, valid as a whole.
+    ///
+    /// - Complexity: O(1) after the first use.
+    public var bytes: [UInt8] { _storage.bytes }
 
     /// The parsed value.
     ///
@@ -110,4 +123,34 @@ public struct RawJSON: Sendable, Hashable {
 
     /// The JSON as text.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    public static func == (lhs: RawJSON, rhs: RawJSON) -> Bool { lhs._storage === rhs._storage || lhs.bytes == rhs.bytes }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+}
+
+/// The bytes of a ``RawJSON``, made once from a pending value.
+final class _RawJSONStorage: Sendable {
+    enum State {
+        case pending(@Sendable () -> JSONValue)
+        case bytes([UInt8])
+    }
+
+    private let state: Mutex<State>
+
+    init(_ state: State) { self.state = Mutex(state) }
+
+    var bytes: [UInt8] {
+        state.withLock { state in
+            switch state {
+            case .bytes(let bytes):
+                return bytes
+            case .pending(let make):
+                var bytes: [UInt8] = []
+                make().encodeCompact(into: &bytes)
+                state = .bytes(bytes)
+                return bytes
+            }
+        }
+    }
 }

@@ -112,6 +112,12 @@ public enum RequestEncoder {
         let wanted = request.effort ?? request.reasoningHint?.effort
         let sending = purpose == .messages
         var writer = _BodyWriter()
+        // Replayed turns are most of a long body: one allocation for all of them.
+        var replayed = 0
+        for turn in request.messages {
+            for case .encodedBlocks(let raw) in turn.content { replayed += raw.bytes.count }
+        }
+        writer.bytes.reserveCapacity(replayed + 4096)
         writer.field("model", .string(request.model.id))
         if sending { writer.field("max_tokens", .number(JSONNumber(request.maxTokens))) }
         if !request.systemBlocks.isEmpty {
