@@ -118,12 +118,7 @@ struct _StreamDriver: Sendable {
     }
 
     private func attempt(_ channel: _SnapshotChannel, bearer: String?) async -> _AttemptStart {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("v1/messages"))
-        request.httpMethod = "POST"
-        request.httpBody = Data(encoded.body)
-        request.timeoutInterval = configuration.idleTimeout
-        for header in encoded.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        _authorize(&request, credentials: credentials, bearer: bearer)
+        let request = configuration._post("v1/messages", encoded, credentials: credentials, bearer: bearer)
 
         var options = configuration.accumulatorOptions
         // A request with an output schema is answered in JSON: parse it as it streams.

@@ -31,12 +31,7 @@ extension MessagesClient {
         if case .bearer(let provider) = credentials {
             do { bearer = try await provider.token(refresh: false) } catch { throw .credentialProvider("\(type(of: error))") }
         }
-        var http = URLRequest(url: configuration.baseURL.appendingPathComponent("v1/messages/count_tokens"))
-        http.httpMethod = "POST"
-        http.httpBody = Data(encoded.body)
-        http.timeoutInterval = configuration.idleTimeout
-        for header in encoded.headers { http.setValue(header.value, forHTTPHeaderField: header.name) }
-        _authorize(&http, credentials: credentials, bearer: bearer)
+        let http = configuration._post("v1/messages/count_tokens", encoded, credentials: credentials, bearer: bearer)
         let secrets = credentials._secrets + (bearer.map { [$0] } ?? [])
 
         let session = URLSession(configuration: .ephemeral)
@@ -68,14 +63,5 @@ extension MessagesClient {
             throw .invalidResponse("the count_tokens answer has no integer input_tokens")
         }
         return TokenCount(inputTokens: count, json: json)
-    }
-}
-
-/// Puts the credential on a request (never anywhere else).
-func _authorize(_ request: inout URLRequest, credentials: Credentials, bearer: String?) {
-    switch credentials {
-    case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
-    case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-    case .bearer: request.setValue("Bearer \(bearer ?? "")", forHTTPHeaderField: "authorization")
     }
 }
