@@ -219,6 +219,24 @@ struct ToolLoopTests {
         }
     }
 
+    @Test func aSecondCallWhileOneRunsIsRefused() async throws {
+        try await withScriptServer { server in
+            let slow = StreamScript().text("a", "b").end("end_turn")
+            try await server.script("busy", [.stream(slow, pieces: 40, hold: 1)])
+            let session = ClaudeSession(model: .opus5, transport: server.client("busy"))
+            let first = Task { try await session.respond(to: "one") }
+            try await Task.sleep(for: .milliseconds(300))
+            do throws(SessionError) {
+                _ = try await session.respond(to: "two")
+                Issue.record("a second call ran beside the first")
+            } catch {
+                guard case .busy = error.kind else { Issue.record("\(error)"); return }
+            }
+            #expect(try await first.value.text == "ab")
+            #expect(session.transcript.responses.count == 1)
+        }
+    }
+
     @Test func cancellationDuringTheStreamClosesTheRequest() async throws {
         try await withScriptServer { server in
             let slow = StreamScript().text("a", "b", "c").end("end_turn")

@@ -79,8 +79,13 @@ public final class ClaudeSession: Sendable {
     /// The response being built, as cumulative snapshots (across tool rounds:
     /// each element names its step). Nothing is sent until the first `next()`.
     public func streamResponse(to prompt: String) -> ResponseStream {
+        streamResponse(to: [.text(prompt)])
+    }
+
+    /// As ``streamResponse(to:)-(String)``, for a prompt of any content.
+    public func streamResponse(to prompt: [TurnContent]) -> ResponseStream {
         ResponseStream { onSnapshot throws(SessionError) in
-            _ = try await self._run(prompt: [.text(prompt)], outputSchema: nil, onSnapshot: onSnapshot)
+            _ = try await self._run(prompt: prompt, outputSchema: nil, onSnapshot: onSnapshot)
         }
     }
 
