@@ -232,6 +232,45 @@ struct ChatLoopTests {
         #expect(content.first?["content"]?.stringValue == #"{"n":1}"#)
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    func interactiveChatKeepsTheConversationBetweenLines() throws {
+        let server = try ChatScript()
+        try server.load([response([textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
+        guard let chatExecutable else { return }
+        // script(1) gives the command a terminal on stdin, fed from our pipe.
+        let command = "'\(chatExecutable.path)' chat --final-json --base-url '\(server.base)'"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["ANTHROPIC_API_KEY"] = chatKey
+        process.environment = environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        for line in ["Hello\n", "Again\n"] {
+            try input.fileHandleForWriting.write(contentsOf: Data(line.utf8))
+            var waited = 0
+            while try server.bodies().count < (line == "Hello\n" ? 1 : 2), waited < 300 {
+                Thread.sleep(forTimeInterval: 0.02)
+                waited += 1
+            }
+        }
+        try input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
+        try input.fileHandleForWriting.close()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(printed)")
+        let bodies = try server.bodies()
+        #expect(bodies.count == 2)
+        let messages = Array(bodies.last?["messages"]?.arrayValue ?? JSONArray())
+        #expect(messages.map { $0["role"]?.stringValue } == ["user", "assistant", "user"])
+        #expect(messages.last?["content"]?[0]?["text"]?.stringValue == "Again")
+        #expect(!printed.contains(chatKey))
+    }
+
     @Test func aToolWithoutACommandStopsTheLoop() throws {
         let server = try ChatScript()
         try server.load([response([toolUse("toolu_1", "unknown", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
