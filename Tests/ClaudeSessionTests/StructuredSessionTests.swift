@@ -85,6 +85,21 @@ struct StructuredSessionTests {
         #expect(names.prefix(2) == ["Theron Ironheart", "Lyra Starweaver"])
     }
 
+    @Test func clientStreamGeneratingAPartialType() async throws {
+        try await withScriptServer { server in
+            try await server.script("client-typed", [.file(recording.path, pieces: 101)])
+            let request = MessageRequest(model: .opus5, messages: [.user("Three characters")], outputSchema: Party.outputSchema)
+            var last: StructuredSnapshot<Party.Partial>?
+            for try await element in try server.client("client-typed").stream(request, generating: Party.Partial.self) {
+                if let issue = element.issue { #expect(issue == .noOutputYet) }
+                last = element
+            }
+            #expect(last?.partial?.characters?.count == 3)
+            #expect(last?.snapshot.isComplete == true)
+            #expect(try last?.snapshot.decodeStructured(Party.self, complete: true).characters.last?.class != nil)
+        }
+    }
+
     @Test func aFailedDecodeSaysWhy() async throws {
         struct Wrong: StructuredResponse {
             struct Partial: Decodable, Sendable {}
