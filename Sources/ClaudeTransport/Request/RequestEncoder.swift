@@ -195,6 +195,10 @@ public enum RequestEncoder {
             if request.adaptiveThinking, !capabilities.adaptiveThinking {
                 throw .unsupportedFeature("adaptive thinking", model: model.id)
             }
+            let strictTools = request.tools.contains { if case .client(let tool) = $0 { tool.strict == true } else { false } }
+            if strictTools, !capabilities.structuredOutput {
+                throw .unsupportedFeature("strict tool input (structured output)", model: model.id)
+            }
             if request.thinkingBudget != nil, !capabilities.manualThinking {
                 throw .unsupportedFeature("manual thinking (budget_tokens)", model: model.id)
             }

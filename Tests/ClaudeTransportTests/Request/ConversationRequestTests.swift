@@ -49,6 +49,16 @@ private let weatherSchema = JSONSchema.object([
         #expect(tools[2]["type"]?.stringValue == "web_search_20250305")
     }
 
+    @Test func strictToolsNeedStructuredOutput() {
+        let plain = ClaudeModel(id: "plain", capabilities: .minimal)
+        let strict = ClientToolDefinition(name: "s", inputSchemaJSON: .object([("type", .string("object"))]), strict: true)
+        #expect(refusal(MessageRequest(model: plain, messages: [.user("x")], tools: [.client(strict)]))
+            == .unsupportedFeature("strict tool input (structured output)", model: "plain"))
+        var loose = strict
+        loose.strict = nil
+        #expect(refusal(MessageRequest(model: plain, messages: [.user("x")], tools: [.client(loose)])) == nil)
+    }
+
     @Test func duplicateToolNamesAreRefused() {
         let a = ClientToolDefinition(name: "a", inputSchemaJSON: .object([("type", .string("object"))]))
         #expect(refusal(MessageRequest(model: .opus5, messages: [.user("x")], tools: [.client(a), .client(a)])) == .duplicateToolName("a"))
