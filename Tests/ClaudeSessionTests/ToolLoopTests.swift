@@ -252,7 +252,12 @@ struct ToolLoopTests {
             let clock = ContinuousClock()
             let began = clock.now
             task.cancel()
-            _ = await task.result
+            let outcome = await task.result
+            // The consumer is told it was cancelled, not that the response is done.
+            guard case .failure(let failure) = outcome, let error = failure as? SessionError, case .cancelled = error.kind else {
+                Issue.record("expected cancellation, got \(outcome)")
+                return
+            }
             // Ending the hold would take 20 s: the request was closed instead.
             #expect(clock.now - began < .seconds(10))
             #expect(session.transcript.entries.isEmpty)

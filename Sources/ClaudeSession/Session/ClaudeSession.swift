@@ -84,14 +84,14 @@ public final class ClaudeSession: Sendable {
 
     /// As ``streamResponse(to:)-(String)``, for a prompt of any content.
     public func streamResponse(to prompt: [TurnContent]) -> ResponseStream {
-        ResponseStream { onSnapshot throws(SessionError) in
+        ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
             _ = try await self._run(prompt: prompt, outputSchema: nil, onSnapshot: onSnapshot)
         }
     }
 
     /// As ``streamResponse(to:)``, with `T.Partial` decoded at every snapshot.
     public func streamResponse<T: StructuredResponse>(to prompt: String, generating type: T.Type) -> StructuredResponseStream<T> {
-        StructuredResponseStream(base: ResponseStream { onSnapshot throws(SessionError) in
+        StructuredResponseStream(base: ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
             _ = try await self._run(prompt: [.text(prompt)], outputSchema: T.outputSchema, onSnapshot: onSnapshot)
         })
     }

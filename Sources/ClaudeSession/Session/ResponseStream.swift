@@ -13,8 +13,13 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     typealias Body = @Sendable (_ onSnapshot: @escaping @Sendable (ResponseSnapshot) -> Void) async throws(SessionError) -> Void
     let body: Body
+    /// The session's transcript, for the error a cancelled consumer gets.
+    let transcript: @Sendable () -> SessionTranscript
 
-    init(body: @escaping Body) { self.body = body }
+    init(transcript: @escaping @Sendable () -> SessionTranscript, body: @escaping Body) {
+        self.transcript = transcript
+        self.body = body
+    }
 
     public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncThrowingStream<ResponseSnapshot, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -30,25 +35,30 @@ public struct ResponseStream: AsyncSequence, Sendable {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-        return Iterator(base: stream.makeAsyncIterator(), start: start)
+        return Iterator(base: stream.makeAsyncIterator(), start: start, transcript: transcript)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<ResponseSnapshot, any Error>.Iterator
         var start: (@Sendable () -> Void)?
+        let transcript: @Sendable () -> SessionTranscript
 
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(SessionError) -> ResponseSnapshot? {
             if let start {
                 self.start = nil
                 start()
             }
+            let element: ResponseSnapshot?
             do {
-                return try await base.next(isolation: actor)
+                element = try await base.next(isolation: actor)
             } catch let error as SessionError {
                 throw error
             } catch {
-                throw SessionError(.cancelled, transcript: SessionTranscript())
+                throw SessionError(.cancelled, transcript: transcript())
             }
+            // A cancelled consumer sees the stream end early: say so, not "done".
+            if element == nil, Task.isCancelled { throw SessionError(.cancelled, transcript: transcript()) }
+            return element
         }
     }
 }
