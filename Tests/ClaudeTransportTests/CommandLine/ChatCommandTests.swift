@@ -182,20 +182,23 @@ struct ChatLoopTests {
         let server = try ChatScript()
         try server.load([
             response([toolUse("toolu_1", "echo", #"{"city":"Paris"}"#), toolUse("toolu_2", "blocks", "{}"),
-                      toolUse("toolu_3", "fail", "{}"), toolUse("toolu_4", "env", "{}")], stop: "tool_use"),
+                      toolUse("toolu_3", "fail", "{}"), toolUse("toolu_4", "env", "{}"), toolUse("toolu_5", "bad", "{}")], stop: "tool_use"),
             response([textBlock], stop: "end_turn"),
         ])
         let run = try runChat(["Weather?", "--final-json", "--base-url", server.base,
                                "--tool", "echo=cat", "--tool", "fail=echo broken; exit 3",
                                "--tool-json", #"blocks=printf '[{"type":"text","text":"%s %s"}]' "$CLAUDE_TOOL_USE_ID" "$CLAUDE_TOOL_NAME""#,
-                               "--tool", #"env=printf '%s' "${ANTHROPIC_API_KEY:-none}""#])
+                               "--tool", #"env=printf '%s' "${ANTHROPIC_API_KEY:-none}""#, "--tool-json", "bad=echo not json"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").count == 2)
         let bodies = try server.bodies()
         #expect(bodies.count == 2)
         #expect(bodies.allSatisfy { $0["stream"]?.boolValue == true })
         let results = lastResults(bodies[1])
-        #expect(results.map { $0["tool_use_id"]?.stringValue } == ["toolu_1", "toolu_2", "toolu_3", "toolu_4"])
+        #expect(results.map { $0["tool_use_id"]?.stringValue } == ["toolu_1", "toolu_2", "toolu_3", "toolu_4", "toolu_5"])
+        // --tool-json output that is not JSON is an error result, not a crash.
+        #expect(results[4]["is_error"]?.boolValue == true)
+        #expect(results[4]["content"]?.stringValue?.contains("not a JSON") == true)
         #expect(results[0]["content"]?.stringValue == #"{"city":"Paris"}"#)
         #expect(results[0]["is_error"] == nil)
         #expect(results[1]["content"]?.compactJSON == #"[{"type":"text","text":"toolu_2 blocks"}]"#)
