@@ -4,7 +4,7 @@
 // only the standard library, Foundation, Glibc/Darwin and Synchronization.
 //
 // Library modules form a strict chain; each knows nothing of those after it:
-//   ServerSentEvents, IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport
+//   ServerSentEvents, IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport  →  ClaudeSession
 // The benchmark and fuzz targets live in Benchmarks/ and Fuzz/ (declared here
 // with `path:`) so that building the library stays small.
 import PackageDescription
@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "IncrementalJSON", targets: ["IncrementalJSON"]),
         .library(name: "ClaudeStreaming", targets: ["ClaudeStreaming"]),
         .library(name: "ClaudeTransport", targets: ["ClaudeTransport"]),
+        .library(name: "ClaudeSession", targets: ["ClaudeSession"]),
         .executable(name: "claude-stream", targets: ["claude-stream"]),
         .executable(name: "claude-stream-bench", targets: ["claude-stream-bench"]),
         .executable(name: "fuzz-sse", targets: ["fuzz-sse"]),
@@ -39,17 +40,18 @@ let package = Package(
             dependencies: ["ServerSentEvents", "IncrementalJSON"],
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["ClaudeStreaming"], swiftSettings: strict),
+        .target(name: "ClaudeSession", dependencies: ["ClaudeTransport"], swiftSettings: strict),
 
         // MARK: Command line
         .executableTarget(
             name: "claude-stream",
-            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
+            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession"],
             swiftSettings: strict),
 
         // MARK: Benchmarks
         .executableTarget(
             name: "claude-stream-bench",
-            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
+            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession"],
             path: "Benchmarks/claude-stream-bench",
             swiftSettings: strict),
 
@@ -75,6 +77,7 @@ let package = Package(
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),
+        .testTarget(name: "ClaudeSessionTests", dependencies: ["ClaudeSession"], resources: [.copy("Server")], swiftSettings: strict),
         .testTarget(
             name: "ClaudeTransportTests", dependencies: ["ClaudeTransport", "FuzzProperties"], resources: [.copy("Server")], swiftSettings: strict),
     ],

@@ -15,6 +15,7 @@ let registeredSuites: [BenchmarkSuite] = [
     JSONBenchmarks.suite,
     AccumulatorBenchmarks.suite,
     TransportBenchmarks.suite,
+    ConversationBenchmarks.suite,
 ]
 
 if CommandLine.arguments.dropFirst().first == "--memory-probe" {

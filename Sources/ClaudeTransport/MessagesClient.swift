@@ -29,11 +29,10 @@ public struct MessagesClient: Sendable {
     /// - Throws: ``TransportError/missingCredential(_:)`` or
     ///   ``TransportError/invalidRequest(_:)``, before any network traffic.
     public func stream(_ request: MessageRequest) throws(TransportError) -> MessageSnapshotStream {
-        let credentials = try _checkedCredentials()
+        _ = try _checkedCredentials()  // before encoding: a missing key is reported first
         let encoded: EncodedRequest
         do { encoded = try RequestEncoder.encode(request) } catch { throw .invalidRequest(error) }
-        let driver = _StreamDriver(configuration: configuration, credentials: credentials, encoded: encoded)
-        return MessageSnapshotStream(_channel: _SnapshotChannel { channel in driver.start(channel) })
+        return try stream(encoded: encoded)
     }
 
     /// The complete message. With `onSnapshot`, each snapshot is handed to
@@ -119,20 +118,13 @@ struct _StreamDriver: Sendable {
     }
 
     private func attempt(_ channel: _SnapshotChannel, bearer: String?) async -> _AttemptStart {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("v1/messages"))
-        request.httpMethod = "POST"
-        request.httpBody = Data(encoded.body)
-        request.timeoutInterval = configuration.idleTimeout
-        for header in encoded.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        request.setValue(Self.acceptEncoding, forHTTPHeaderField: "accept-encoding")
-        switch credentials {
-        case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
-        case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        case .bearer: request.setValue("Bearer \(bearer ?? "")", forHTTPHeaderField: "authorization")
-        }
+        let request = configuration._post("v1/messages", encoded, credentials: credentials, bearer: bearer)
 
+        var options = configuration.accumulatorOptions
+        // A request with an output schema is answered in JSON: parse it as it streams.
+        if encoded.structuredOutput, options.structuredOutput == .none { options.structuredOutput = .allTextBlocks }
         let session = _session(delegate: _StreamingDelegate(
-            channel: channel, options: configuration.accumulatorOptions,
+            channel: channel, options: options,
             redactor: SecretRedactor(secrets: credentials._secrets + (bearer.map { [$0] } ?? [])),
             maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
         guard let delegate = session.delegate as? _StreamingDelegate else { return .failed(.network("no delegate")) }

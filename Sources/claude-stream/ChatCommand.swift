@@ -1,10 +1,15 @@
-// `claude-stream chat PROMPT`: one real streamed request, rendered live like
-// `replay`. The key comes from ANTHROPIC_API_KEY and is never printed.
-// Exit codes: 0 the message completed; 3 it ended early (the stream stopped
-// before `message_stop`, the connection dropped or timed out; the partial
-// message is still shown); 1 a protocol error or an `error` event mid-stream;
-// 2 the request failed before the stream (HTTP error, missing key, refused
-// request, network), with the typed error on stderr; 64 bad usage.
+// `claude-stream chat [PROMPT]`: a streamed conversation, with client tools
+// run as shell commands, carried across runs in a transcript file. The key
+// comes from ANTHROPIC_API_KEY and is never printed nor given to a tool.
+//
+// Exit codes: 0 the conversation stopped normally (also at a called tool
+// without a command); 4 it stopped at --max-turns with tool calls pending;
+// 3 a response ended early (stream stopped before `message_stop`, the
+// connection dropped, a timeout; the partial message is still shown); 1 a
+// protocol error or an `error` event mid-stream; 2 the request failed before
+// the stream (HTTP error, missing key, network), with the typed error on
+// stderr; 64 bad usage; 65 an input file that is not valid; 66 one that
+// cannot be read; 73 the transcript cannot be written.
 
 import ClaudeStreaming
 import ClaudeTransport
@@ -19,40 +24,26 @@ import Darwin
 
 enum ChatCommand {
     static let usage = """
-        usage: claude-stream chat PROMPT [--model ID] [--system TEXT] [--effort LEVEL] [--search]
-                                         [--schema FILE] [--base-url URL] [--max-tokens N] [--final-json]
+        usage: claude-stream chat [PROMPT] [--request FILE] [--tools FILE] [--tool NAME=COMMAND]
+                                  [--tool-json NAME=COMMAND] [--tool-choice auto|any|none|tool:NAME]
+                                  [--max-turns N] [--transcript FILE] [--final-json] [--timeout SECONDS]
+                                  [--model ID] [--system TEXT] [--effort LEVEL] [--search] [--schema FILE]
+                                  [--base-url URL] [--max-tokens N]
+        With no PROMPT and a terminal on stdin: an interactive chat (an empty line ends it).
         """
 
-    struct Options {
-        var prompt: String?
-        var model = ClaudeModel.opus5.id
-        var system: String?
-        var effort: String?
-        var search = false
-        var schemaPath: String?
-        var baseURL: String?
-        var maxTokens = 4096
-        var finalJSON = false
-    }
-
     static func run(_ arguments: [String]) async -> Int32 {
-        let options: Options
-        do throws(UsageError) { options = try parse(arguments) } catch {
+        let options: ChatOptions
+        do throws(ChatUsageError) { options = try ChatOptions.parse(arguments) } catch {
             CLIOutput.standardError("chat: \(error.message)\n" + usage)
             return 64
         }
-        var schema: JSONValue?
-        if let path = options.schemaPath {
-            do throws(InputError) {
-                let bytes = try InputFile.read(path)
-                do throws(JSONParseError) { schema = try JSONValue.parse(bytes) } catch {
-                    CLIOutput.standardError("chat: \(path) is not a JSON schema: \(error)")
-                    return 64
-                }
-            } catch {
-                CLIOutput.standardError("chat: \(error.message)")
-                return 66
-            }
+        // A tool that exits without reading its input must not kill us with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        var conversation: ChatConversation
+        do throws(ChatFiles.Failure) { conversation = try start(options) } catch {
+            CLIOutput.standardError("chat: \(error.message)")
+            return error.status
         }
         var configuration = ClientConfiguration(credentials: Credentials.apiKeyFromEnvironment(ProcessInfo.processInfo.environment))
         if let base = options.baseURL {
@@ -63,49 +54,182 @@ enum ChatCommand {
             configuration.baseURL = url
         }
         configuration.retryPolicy = RetryPolicy(maxRetries: 0)
-        let client = MessagesClient(configuration: configuration)
-        let model = await resolveModel(options.model, client: client)
-        let request = MessageRequest(
-            model: model, messages: [.user(options.prompt ?? "")], system: options.system,
-            maxTokens: options.maxTokens, effort: options.effort.map(EffortLevel.init),
-            outputSchema: schema, serverTools: options.search ? [.webSearch()] : [])
-        return await stream(request, client: client, finalJSON: options.finalJSON)
+        var run = ChatRun(options: options, configuration: configuration,
+                          deadline: options.timeout.map { ContinuousClock.now + .seconds($0) })
+
+        if let prompt = options.prompt {
+            return await run.exchange(&conversation, prompt: prompt)
+        }
+        if isatty(0) == 1 {
+            var status: Int32 = 0
+            while true {
+                CLIOutput.standardError("> ")
+                guard let line = readLine(), !line.isEmpty else { break }
+                status = await run.exchange(&conversation, prompt: line)
+            }
+            return status
+        }
+        if conversation.messages.last?["role"]?.stringValue == "user" {
+            return await run.exchange(&conversation, prompt: nil)
+        }
+        let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        guard !input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            CLIOutput.standardError("chat: missing PROMPT (and nothing on stdin)\n" + usage)
+            return 64
+        }
+        return await run.exchange(&conversation, prompt: input)
     }
 
-    /// A compiled-in model, else the Models API's answer, else (a relay
-    /// that does not serve /v1/models) an identifier that accepts any field.
-    static func resolveModel(_ id: String, client: MessagesClient) async -> ClaudeModel {
-        if let known = ClaudeModel.known(id: id) { return known }
-        do throws(TransportError) { return try await client.model(lookingUp: id) } catch {
-            return ClaudeModel(id: id, capabilities: .all)
+    /// The conversation to continue: the transcript if it exists, else
+    /// `--request`, else empty; then the flags written over it.
+    static func start(_ options: ChatOptions) throws(ChatFiles.Failure) -> ChatConversation {
+        var body: JSONValue = .object([])
+        if let path = options.transcriptPath, let saved = try ChatFiles.json(path, "a transcript (a request body)", mustExist: false) {
+            body = saved
+        } else if let path = options.requestPath, let given = try ChatFiles.json(path, "a JSON request body") {
+            body = given
+        }
+        guard body.objectValue != nil else { throw ChatFiles.Failure(message: "the request body is not a JSON object", status: 65) }
+        var conversation = ChatConversation(body: body)
+        if let model = options.model { conversation["model"] = .string(model) }
+        if conversation["model"] == nil { conversation["model"] = .string(ClaudeModel.opus5.id) }
+        if let maxTokens = options.maxTokens { conversation["max_tokens"] = .number(JSONNumber(maxTokens)) }
+        if conversation["max_tokens"] == nil { conversation["max_tokens"] = .number(JSONNumber(4096)) }
+        if let system = options.system { conversation["system"] = .string(system) }
+        if let path = options.toolsPath {
+            guard let tools = try ChatFiles.json(path, "a JSON array of tool definitions"), tools.arrayValue != nil else {
+                throw ChatFiles.Failure(message: "\(path) is not a JSON array of tool definitions", status: 65)
+            }
+            conversation["tools"] = tools
+        }
+        if options.search {
+            var tools = Array(conversation["tools"]?.arrayValue ?? JSONArray())
+            if !tools.contains(where: { $0["name"]?.stringValue == "web_search" }) {
+                tools.append(.object([("type", .string("web_search_20250305")), ("name", .string("web_search"))]))
+            }
+            conversation["tools"] = .array(tools)
+        }
+        if let choice = options.toolChoice { conversation["tool_choice"] = choice.json }
+        var outputConfig = conversation["output_config"] ?? .object([])
+        if let effort = options.effort { outputConfig = outputConfig._replacingFields([("effort", .string(effort))]) }
+        if let path = options.schemaPath, let schema = try ChatFiles.json(path, "a JSON schema") {
+            outputConfig = outputConfig._replacingFields([("format", .object([("type", .string("json_schema")), ("schema", schema)]))])
+        }
+        if outputConfig.objectValue?.isEmpty == false { conversation["output_config"] = outputConfig }
+        return conversation
+    }
+}
+
+/// One run of the loop: requests, tools, output, the transcript file.
+struct ChatRun {
+    let options: ChatOptions
+    let configuration: ClientConfiguration
+    let deadline: ContinuousClock.Instant?
+
+    /// Sends `prompt` (nil: the conversation as it is) and runs the loop.
+    mutating func exchange(_ conversation: inout ChatConversation, prompt: String?) async -> Int32 {
+        // The state after the last complete step: what the transcript keeps if a request fails.
+        var committed = conversation
+        defer { save(committed) }
+        var user: [JSONValue] = conversation.unansweredToolCalls.map(answer)
+        if let prompt { user.append(.object([("type", .string("text")), ("text", .string(prompt))])) }
+        conversation.appendUser(user)
+        if prompt == nil, !user.isEmpty { committed = conversation }
+
+        var requests = 0
+        while true {
+            requests += 1
+            let outcome = await send(conversation)
+            guard case .success(let message) = outcome else {
+                if case .failure(let status) = outcome { return status }
+                return 3
+            }
+            conversation.appendResponse(message)
+            committed = conversation
+            switch message.stopReason {
+            case "tool_use":
+                let calls = message.content.compactMap { block -> ToolUseBlock? in
+                    if case .toolUse(let call) = block, call.kind == .toolUse { return call }
+                    return nil
+                }
+                guard !calls.isEmpty, calls.allSatisfy({ options.toolCommands[$0.name] != nil }) else { return 0 }
+                if requests >= options.maxTurns {
+                    CLIOutput.standardError("chat: stopped after \(requests) requests (--max-turns) with \(calls.count) tool call(s) pending")
+                    return 4
+                }
+                conversation.appendUser(calls.map { call in
+                    let tool = options.toolCommands[call.name]
+                    return ChatTools.run(call, command: tool?.command ?? "", json: tool?.json ?? false)
+                })
+                committed = conversation
+            case "pause_turn":
+                if requests >= options.maxTurns {
+                    CLIOutput.standardError("chat: stopped after \(requests) requests (--max-turns) at pause_turn")
+                    return 0
+                }
+            default:
+                return 0
+            }
         }
     }
 
-    static func stream(_ request: MessageRequest, client: MessagesClient, finalJSON: Bool) async -> Int32 {
-        let terminal = isatty(1) == 1
-        var renderer = SnapshotRenderer(isTerminal: terminal)
+    /// The result for a call left unanswered by an earlier run.
+    func answer(_ call: JSONValue) -> JSONValue {
+        let id = call["id"]?.stringValue ?? ""
+        let name = call["name"]?.stringValue ?? ""
+        guard let tool = options.toolCommands[name] else { return ChatTools.notRun(id, name: name) }
+        return ChatTools.run(id: id, name: name, input: call["input"] ?? .object([]), inputError: nil, command: tool.command, json: tool.json)
+    }
+
+    enum Outcome {
+        case success(MessageSnapshot)
+        case failure(Int32)
+    }
+
+    /// Streams one request, rendering it; the final message or the exit status.
+    func send(_ conversation: ChatConversation) async -> Outcome {
+        var configuration = self.configuration
+        if let deadline {
+            let left = deadline - ContinuousClock.now
+            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+            guard seconds > 0 else {
+                CLIOutput.standardError("chat: --timeout \(options.timeout ?? 0) s reached")
+                return .failure(3)
+            }
+            configuration.overallTimeout = seconds
+        }
+        let client = MessagesClient(configuration: configuration)
+        var renderer = SnapshotRenderer(isTerminal: isatty(1) == 1)
         var last: MessageSnapshot?
         do throws(TransportError) {
-            for try await snapshot in try client.stream(request) {
+            for try await snapshot in try client.stream(encoded: EncodedRequest(rawBody: conversation.body)) {
                 last = snapshot
-                if !finalJSON { renderer.render(snapshot) }
+                if !options.finalJSON { renderer.render(snapshot) }
             }
             guard let last else {
                 CLIOutput.standardError("chat: the stream ended without a message")
-                return 3
+                return .failure(3)
             }
-            if finalJSON { CLIOutput.standardOutput(last.messageJSON().compactJSON) } else { renderer.finish(last) }
-            return 0
+            if options.finalJSON { CLIOutput.standardOutput(last.messageJSON().compactJSON) } else { renderer.finish(last) }
+            return .success(last)
         } catch {
-            let partial = error.snapshot ?? last
-            if let partial {
-                if finalJSON { CLIOutput.standardOutput(partial.messageJSON().compactJSON) } else { renderer.finish(partial, note: "incomplete") }
+            if let partial = error.snapshot ?? last {
+                if options.finalJSON { CLIOutput.standardOutput(partial.messageJSON().compactJSON) } else { renderer.finish(partial, note: "incomplete") }
             }
             CLIOutput.standardError("chat: \(error)")
-            return exitStatus(for: error)
+            return .failure(ChatCommand.exitStatus(for: error))
         }
     }
 
+    func save(_ conversation: ChatConversation) {
+        guard let path = options.transcriptPath else { return }
+        do throws(ChatFiles.Failure) { try ChatFiles.write(conversation.fileBytes, to: path) } catch {
+            CLIOutput.standardError("chat: \(error.message)")
+        }
+    }
+}
+
+extension ChatCommand {
     static func exitStatus(for error: TransportError) -> Int32 {
         switch error {
         case .missingCredential, .invalidRequest, .http, .network, .credentialProvider, .invalidResponse:
@@ -116,39 +240,5 @@ enum ChatCommand {
         case .connectionLost, .idleTimeout, .overallTimeout, .cancelled:
             return 3
         }
-    }
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
-        var options = Options()
-        var index = 0
-        func value(_ flag: String) throws(UsageError) -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--model": options.model = try value(argument)
-            case "--system": options.system = try value(argument)
-            case "--effort": options.effort = try value(argument)
-            case "--search": options.search = true
-            case "--schema": options.schemaPath = try value(argument)
-            case "--base-url": options.baseURL = try value(argument)
-            case "--final-json": options.finalJSON = true
-            case "--max-tokens":
-                let text = try value(argument)
-                guard let number = Int(text), number > 0 else { throw UsageError("--max-tokens: not a positive number: \(text)") }
-                options.maxTokens = number
-            default:
-                guard !argument.hasPrefix("--"), options.prompt == nil else {
-                    throw UsageError(options.prompt == nil ? "unknown option \(argument)" : "only one PROMPT")
-                }
-                options.prompt = argument
-            }
-            index += 1
-        }
-        guard options.prompt != nil else { throw UsageError("missing PROMPT") }
-        return options
     }
 }

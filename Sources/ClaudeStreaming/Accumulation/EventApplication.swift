@@ -69,7 +69,7 @@ extension _AccumulatorState {
             throw .violation("message_start with \(filled) content blocks, more than \(options.maxBlocks)")
         }
         let next = current.map { $0.messageIndex + 1 } ?? 0
-        current = MessageSnapshot(start: message, messageIndex: next)
+        current = MessageSnapshot(start: message, messageIndex: next, metadata: options.responseMetadata)
         parsers.removeAll()
         messageBytes = 0
         phase = .streaming

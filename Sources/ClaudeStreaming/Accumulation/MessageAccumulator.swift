@@ -60,6 +60,8 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
     /// SSE limits, this bounds their sum, so a stream that never ends cannot
     /// grow a message without bound.
     public var maxMessageBytes: Int
+    /// Given to every message's snapshots (``MessageSnapshot/metadata``).
+    public var responseMetadata: ResponseMetadata
 
     public init(
         sseLimits: SSELimits = SSELimits(),
@@ -67,8 +69,10 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
         allowsSequentialMessages: Bool = false,
         structuredOutput: StructuredOutputSelection = .none,
         maxBlocks: Int = 100_000,
-        maxMessageBytes: Int = 256 << 20
+        maxMessageBytes: Int = 256 << 20,
+        responseMetadata: ResponseMetadata = ResponseMetadata()
     ) {
+        self.responseMetadata = responseMetadata
         self.sseLimits = sseLimits
         self.json = json
         self.allowsSequentialMessages = allowsSequentialMessages

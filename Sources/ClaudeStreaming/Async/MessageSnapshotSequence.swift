@@ -64,6 +64,8 @@ public struct MessageSnapshotSequence<Base: AsyncSequence>: AsyncSequence where 
     }
 }
 
+extension MessageSnapshotSequence: Sendable where Base: Sendable {}
+
 extension AsyncSequence where Element: ContiguousBytes {
     /// The message snapshots of a Messages API stream given as byte chunks.
     public func messageSnapshots(

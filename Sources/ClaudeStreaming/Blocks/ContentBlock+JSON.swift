@@ -114,7 +114,7 @@ extension JSONValue {
     ///
     /// - Complexity: O(members + fields) amortised (80,000 delta fields took
     ///   15.6 s with a scan of the members per field).
-    func _replacingFields(_ fields: [(String, JSONValue)]) -> JSONValue {
+    public func _replacingFields(_ fields: [(String, JSONValue)]) -> JSONValue {
         guard let object = objectValue else { return self }
         var entries: [(String, JSONValue)] = object.entries.map { ($0.key, $0.value) }
         var positions: [String: [Int]] = [:]

@@ -59,6 +59,9 @@ public struct MessageSnapshot: Sendable, Hashable {
         set { mutateHeader { $0.otherEventFields = newValue } }
     }
 
+    /// What the transport knew of the HTTP response (its `request-id`).
+    public var metadata: ResponseMetadata { header.value.metadata }
+
     private mutating func mutateHeader(_ body: (inout _MessageHeader) -> Void) {
         if !isKnownUniquelyReferenced(&header) { header = _MessageHeaderBox(header.value) }
         body(&header.value)
@@ -129,13 +132,14 @@ public struct MessageSnapshot: Sendable, Hashable {
     /// assistant turn.
     public func contentJSON() -> JSONValue { content.json }
 
-    init(start: JSONValue, messageIndex: Int) {
+    init(start: JSONValue, messageIndex: Int, metadata: ResponseMetadata = ResponseMetadata()) {
         header = _MessageHeaderBox(_MessageHeader(
             start: start,
             stopReason: start["stop_reason"]?.stringValue,
             stopSequence: start["stop_sequence"]?.stringValue,
             stopDetails: start["stop_details"].flatMap { $0.isNull ? nil : $0 },
-            usage: Usage(start["usage"] ?? .object([])), isComplete: false, messageIndex: messageIndex))
+            usage: Usage(start["usage"] ?? .object([])), isComplete: false, messageIndex: messageIndex,
+            metadata: metadata))
         content = ContentList()
         if let blocks = start["content"]?.arrayValue {
             for block in blocks { content.append(ContentBlock.fromStart(block, isComplete: true)) }
@@ -167,6 +171,7 @@ struct _MessageHeader: Sendable, Hashable {
     var usage: Usage
     var isComplete: Bool
     var messageIndex: Int
+    var metadata = ResponseMetadata()
     var deltaFields: [String: JSONValue] = [:]
     var deltaFieldOrder: [String] = []
     var otherEventFields: [String: JSONValue] = [:]

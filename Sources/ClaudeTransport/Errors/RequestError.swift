@@ -12,6 +12,12 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictingDomainFilters(ServerToolKind)
     case noMessages
     case invalidMaxTokens(Int)
+    /// `budget_tokens` below ``RequestEncoder/minimumThinkingBudget`` or not below `max_tokens`.
+    case invalidThinkingBudget(Int, maxTokens: Int)
+    /// Adaptive and manual thinking asked for together.
+    case conflictingThinking
+    /// Two tools with one name.
+    case duplicateToolName(String)
 
     public var description: String {
         switch self {
@@ -27,6 +33,12 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
             "a request needs at least one message"
         case .invalidMaxTokens(let value):
             "max_tokens must be positive, got \(value)"
+        case .invalidThinkingBudget(let budget, let maxTokens):
+            "thinking budget_tokens must be at least \(RequestEncoder.minimumThinkingBudget) and below max_tokens (\(maxTokens)), got \(budget)"
+        case .conflictingThinking:
+            "adaptive thinking and a manual thinking budget cannot both be set"
+        case .duplicateToolName(let name):
+            "two tools are named '\(name)'"
         }
     }
 }

@@ -58,18 +58,20 @@ public struct ClaudeModel: Hashable, Sendable, CustomStringConvertible {
     /// Claude Opus 4.6: effort without `xhigh` (it predates it); sampling accepted.
     public static let opus4_6 = ClaudeModel(id: "claude-opus-4-6", capabilities: .init(
         sampling: Set(SamplingParameter.allCases), effortLevels: [.low, .medium, .high, .max],
-        adaptiveThinking: true, structuredOutput: true, imageInput: true, serverTools: allServerTools))
+        adaptiveThinking: true, structuredOutput: true, imageInput: true, serverTools: allServerTools,
+        manualThinking: true))
 
     /// Claude Sonnet 4.6: effort without `xhigh`; sampling accepted.
     public static let sonnet4_6 = ClaudeModel(id: "claude-sonnet-4-6", capabilities: .init(
         sampling: Set(SamplingParameter.allCases), effortLevels: [.low, .medium, .high, .max],
-        adaptiveThinking: true, structuredOutput: true, imageInput: true, serverTools: allServerTools))
+        adaptiveThinking: true, structuredOutput: true, imageInput: true, serverTools: allServerTools,
+        manualThinking: true))
 
     /// Claude Haiku 4.5: no effort parameter, extended (not adaptive) thinking;
     /// sampling accepted.
     public static let haiku4_5 = ClaudeModel(id: "claude-haiku-4-5", capabilities: .init(
         sampling: Set(SamplingParameter.allCases), effortLevels: [], adaptiveThinking: false,
-        structuredOutput: true, imageInput: true, serverTools: allServerTools))
+        structuredOutput: true, imageInput: true, serverTools: allServerTools, manualThinking: true))
 
     /// The compiled-in models, newest first.
     public static let known: [ClaudeModel] = [

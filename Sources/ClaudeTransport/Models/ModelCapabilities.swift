@@ -31,6 +31,10 @@ public struct ModelCapabilities: Hashable, Sendable {
     public var imageInput: Bool
     /// Server tools the model can use.
     public var serverTools: Set<ServerToolKind>
+    /// Whether manual extended thinking (`thinking: {type: "enabled", budget_tokens}`) is accepted.
+    public var manualThinking: Bool
+    /// Whether PDF `document` blocks are accepted (plain-text documents always are).
+    public var pdfInput: Bool
 
     public init(
         sampling: Set<SamplingParameter> = [],
@@ -38,8 +42,13 @@ public struct ModelCapabilities: Hashable, Sendable {
         adaptiveThinking: Bool = false,
         structuredOutput: Bool = false,
         imageInput: Bool = false,
-        serverTools: Set<ServerToolKind> = []
+        serverTools: Set<ServerToolKind> = [],
+        manualThinking: Bool = false,
+        pdfInput: Bool? = nil
     ) {
+        self.manualThinking = manualThinking
+        // Every model that reads images reads PDFs (they arrive as page images).
+        self.pdfInput = pdfInput ?? imageInput
         self.sampling = sampling
         self.effortLevels = effortLevels
         self.adaptiveThinking = adaptiveThinking
@@ -55,7 +64,7 @@ public struct ModelCapabilities: Hashable, Sendable {
     public static let all = ModelCapabilities(
         sampling: Set(SamplingParameter.allCases), effortLevels: EffortLevel.ordered,
         adaptiveThinking: true, structuredOutput: true, imageInput: true,
-        serverTools: Set(ServerToolKind.allCases))
+        serverTools: Set(ServerToolKind.allCases), manualThinking: true)
 
     /// Whether the model declares this effort level.
     func accepts(_ level: EffortLevel) -> Bool { effortLevels.contains(level) }

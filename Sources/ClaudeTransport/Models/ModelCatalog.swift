@@ -33,7 +33,8 @@ extension ModelCapabilities {
             adaptiveThinking: supported(capabilities["thinking"]?["types"]?["adaptive"]),
             structuredOutput: supported(capabilities["structured_outputs"]),
             imageInput: supported(capabilities["image_input"]),
-            serverTools: tools)
+            serverTools: tools,
+            manualThinking: supported(capabilities["thinking"]?["types"]?["enabled"]))
     }
 }
 
@@ -59,7 +60,7 @@ extension MessagesClient {
             request.setValue("Bearer \(token)", forHTTPHeaderField: "authorization")
         }
         let redactor = SecretRedactor(secrets: secrets)
-        let (status, headers, body) = try await _fetch(request, redactor: redactor)
+        let (status, headers, body) = try await _boundedFetch(request, redactor: redactor)
         guard (200..<300).contains(status), _isIdentity(headers["content-encoding"]) else {
             let encoded: HTTPFailure.Kind? = _isIdentity(headers["content-encoding"]) ? nil : .unrequestedContentEncoding
             throw .http(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor, kind: encoded))
@@ -68,14 +69,5 @@ extension MessagesClient {
             throw .invalidResponse("the Models API answer has no id or capabilities")
         }
         return ClaudeModel(id: value["id"]?.stringValue ?? id, capabilities: ModelCapabilities(modelsAPI: capabilities))
-    }
-
-    /// One request whose redirects are refused and whose body is read up to
-    /// ``ClientConfiguration/maxErrorBodyBytes`` (a capabilities answer is a few KB).
-    private func _fetch(_ request: URLRequest, redactor: SecretRedactor) async throws(TransportError) -> (Int, [String: String], [UInt8]) {
-        switch await _BoundedFetch.fetch(request, cap: configuration.maxErrorBodyBytes) {
-        case .success(let answer): return (answer.status, answer.headers, answer.body)
-        case .failure(let error): throw .network(redactor.redact(error.localizedDescription))
-        }
     }
 }

@@ -13,6 +13,10 @@ public struct MessageRequest: Sendable {
     public var messages: [ConversationTurn]
     /// The system prompt.
     public var system: String?
+    /// The system prompt as blocks (each may carry a cache breakpoint); when
+    /// not empty it is sent instead of ``system``.
+    public var systemBlocks: [SystemBlock]
+    /// The most tokens the answer may have (`max_tokens`).
     public var maxTokens: Int
     public var temperature: Double?
     public var topP: Double?
@@ -26,7 +30,22 @@ public struct MessageRequest: Sendable {
     public var adaptiveThinking: Bool
     /// A JSON Schema the answer must follow (`output_config.format`).
     public var outputSchema: JSONValue?
+    /// The server tools, sent after ``tools`` in `tools`.
     public var serverTools: [ServerTool]
+    /// Client tools and tools given as API JSON, sent first in `tools`, in order.
+    public var tools: [ToolDefinition]
+    /// How the model may use the tools (`tool_choice`); nil leaves the API's default.
+    public var toolChoice: ToolChoice?
+    /// Texts that end the answer where they appear (`stop_sequences`).
+    public var stopSequences: [String]
+    /// An opaque identifier of the end user (`metadata.user_id`).
+    public var metadataUserID: String?
+    /// Manual extended thinking (`thinking: {type: "enabled", budget_tokens}`),
+    /// for models without adaptive thinking; refused for a model that lacks it.
+    public var thinkingBudget: Int?
+    /// Automatic prompt caching: a top-level `cache_control`.
+    public var cacheControl: CacheControl?
+    /// The models tried after ``model`` declines.
     public var fallbacks: FallbackChain
     /// Extra `anthropic-beta` values; the ones a feature needs are added by the encoder.
     public var betas: [String]
@@ -48,11 +67,25 @@ public struct MessageRequest: Sendable {
         serverTools: [ServerTool] = [],
         fallbacks: FallbackChain = .none,
         betas: [String] = [],
-        userProfileID: String? = nil
+        userProfileID: String? = nil,
+        tools: [ToolDefinition] = [],
+        toolChoice: ToolChoice? = nil,
+        stopSequences: [String] = [],
+        metadataUserID: String? = nil,
+        thinkingBudget: Int? = nil,
+        cacheControl: CacheControl? = nil,
+        systemBlocks: [SystemBlock] = []
     ) {
         self.model = model
         self.messages = messages
         self.system = system
+        self.systemBlocks = systemBlocks
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.stopSequences = stopSequences
+        self.metadataUserID = metadataUserID
+        self.thinkingBudget = thinkingBudget
+        self.cacheControl = cacheControl
         self.maxTokens = maxTokens
         self.temperature = temperature
         self.topP = topP
@@ -90,15 +123,18 @@ public enum FallbackChain: Sendable, Hashable {
 }
 
 /// One message of the conversation.
-public struct ConversationTurn: Sendable {
-    public enum Role: String, Sendable { case user, assistant }
+public struct ConversationTurn: Sendable, Hashable {
+    public enum Role: String, Sendable, Hashable, Codable { case user, assistant }
 
     public var role: Role
     public var content: [TurnContent]
+    /// A cache breakpoint on the turn's last content block.
+    public var cacheControl: CacheControl?
 
-    public init(role: Role, content: [TurnContent]) {
+    public init(role: Role, content: [TurnContent], cacheControl: CacheControl? = nil) {
         self.role = role
         self.content = content
+        self.cacheControl = cacheControl
     }
 
     public static func user(_ text: String) -> ConversationTurn {
@@ -117,12 +153,17 @@ public struct ConversationTurn: Sendable {
     /// array with every opaque field (signatures, encrypted content, unknown
     /// blocks) as received, so the API accepts the thinking it produced.
     public static func assistant(replaying snapshot: MessageSnapshot) -> ConversationTurn {
-        ConversationTurn(role: .assistant, content: [.verbatimBlocks(snapshot.contentJSON())])
+        ConversationTurn(role: .assistant, content: [.encodedBlocks(RawJSON(snapshot.contentJSON()))])
+    }
+
+    /// A user turn answering tool calls, results in the order given.
+    public static func toolResults(_ results: [ToolResult]) -> ConversationTurn {
+        ConversationTurn(role: .user, content: results.map(TurnContent.toolResult))
     }
 }
 
 /// A piece of a turn's content.
-public enum TurnContent: Sendable {
+public enum TurnContent: Sendable, Hashable {
     case text(String)
     /// Image bytes, sent base64-encoded with their media type (`image/png`, …).
     case image(bytes: [UInt8], mediaType: String)
@@ -130,10 +171,32 @@ public enum TurnContent: Sendable {
     case block(JSONValue)
     /// A whole content array sent as is: the replay of a previous response.
     case verbatimBlocks(JSONValue)
+    /// A content array (or one block) as compact JSON bytes, sent byte for
+    /// byte: the cheap form of a replayed response.
+    case encodedBlocks(RawJSON)
+    /// The result of a client tool call.
+    case toolResult(ToolResult)
+    /// A PDF or plain-text document.
+    case document(Document)
 
-    var isImage: Bool {
-        if case .image = self { return true }
-        return false
+    /// Whether an image is in this part (also inside a tool result).
+    var containsImage: Bool {
+        switch self {
+        case .image: true
+        case .toolResult(let result):
+            if case .blocks(let parts) = result.content { parts.contains(where: \.containsImage) } else { false }
+        default: false
+        }
+    }
+
+    /// Whether a PDF document is in this part (also inside a tool result).
+    var containsPDF: Bool {
+        switch self {
+        case .document(let document): document.isPDF
+        case .toolResult(let result):
+            if case .blocks(let parts) = result.content { parts.contains(where: \.containsPDF) } else { false }
+        default: false
+        }
     }
 }
 

@@ -36,6 +36,24 @@ public struct EncodedRequest: Sendable {
     public var headers: [HTTPHeader]
     /// The effort sent to the primary model, if any.
     public var effort: EffortLevel?
+    /// The request asks for structured output, so the answer's text is parsed as JSON.
+    public var structuredOutput: Bool
+}
+
+/// Writes the top-level members of a JSON object as bytes, in order.
+struct _BodyWriter {
+    var bytes: [UInt8] = [UInt8(ascii: "{")]
+
+    mutating func key(_ name: String) {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        JSONValue.string(name).encodeCompact(into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func field(_ name: String, _ value: JSONValue) {
+        key(name)
+        value.encodeCompact(into: &bytes)
+    }
 }
 
 /// Builds the wire form of a ``MessageRequest``.
@@ -45,60 +63,127 @@ public enum RequestEncoder {
     public static let userProfileBeta = "user-profiles-2026-08-18"
 
     /// - Throws: ``RequestError`` when a model in the chain would reject the request.
-    /// - Complexity: O(size of the body).
+    /// - Complexity: O(size of the body); replayed turns (``TurnContent/encodedBlocks(_:)``)
+    ///   are copied, not re-encoded.
     public static func encode(_ request: MessageRequest) throws(RequestError) -> EncodedRequest {
+        try _validate(request)
+        let primaryEffort = try _primaryEffort(request)
+        let body = try _body(request, primaryEffort: primaryEffort, purpose: .messages)
+        return EncodedRequest(body: body, headers: _headers(request), effort: primaryEffort,
+                              structuredOutput: request.outputSchema != nil)
+    }
+
+    /// The body of `POST /v1/messages/count_tokens`: the fields that count
+    /// (model, system, messages, tools, tool choice, thinking), no `stream`,
+    /// no `max_tokens`, no sampling.
+    ///
+    /// - Throws: ``RequestError`` as ``encode(_:)`` does.
+    public static func encodeForCounting(_ request: MessageRequest) throws(RequestError) -> EncodedRequest {
+        try _validate(request)
+        let body = try _body(request, primaryEffort: nil, purpose: .counting)
+        var headers = _headers(request).filter { $0.name != "accept" }
+        headers.append(HTTPHeader("accept", "application/json"))
+        return EncodedRequest(body: body, headers: headers, effort: nil, structuredOutput: false)
+    }
+
+    enum _Purpose { case messages, counting }
+
+    static func _validate(_ request: MessageRequest) throws(RequestError) {
         guard !request.messages.isEmpty else { throw .noMessages }
         guard request.maxTokens > 0 else { throw .invalidMaxTokens(request.maxTokens) }
         if case .models(let models) = request.fallbacks, models.count > FallbackChain.limit {
             throw .tooManyFallbacks(models.count)
         }
-        let chain = [request.model] + request.fallbacks.models
-        try _checkChain(request, chain)
+        if let budget = request.thinkingBudget, budget < minimumThinkingBudget || budget >= request.maxTokens {
+            throw .invalidThinkingBudget(budget, maxTokens: request.maxTokens)
+        }
+        if request.thinkingBudget != nil, request.adaptiveThinking { throw .conflictingThinking }
+        var names = Set<String>()
+        for tool in request.tools {
+            if let name = tool.name, !names.insert(name).inserted { throw .duplicateToolName(name) }
+        }
+        try _checkChain(request, [request.model] + request.fallbacks.models)
+    }
 
+    /// The smallest `budget_tokens` the API takes.
+    public static let minimumThinkingBudget = 1024
+
+    static func _body(_ request: MessageRequest, primaryEffort: EffortLevel?, purpose: _Purpose) throws(RequestError) -> [UInt8] {
         let wanted = request.effort ?? request.reasoningHint?.effort
-        let primaryEffort = try _primaryEffort(request)
-
-        var fields: [(String, JSONValue)] = [
-            ("model", .string(request.model.id)),
-            ("max_tokens", .number(JSONNumber(request.maxTokens))),
-        ]
-        if let system = request.system { fields.append(("system", .string(system))) }
-        fields.append(("messages", .array(request.messages.map(_turn))))
-        if let temperature = request.temperature { fields.append(("temperature", _number(temperature))) }
-        if let topP = request.topP { fields.append(("top_p", _number(topP))) }
-        if let topK = request.topK { fields.append(("top_k", .number(JSONNumber(topK)))) }
+        let sending = purpose == .messages
+        var writer = _BodyWriter()
+        // Replayed turns are most of a long body: one allocation for all of them.
+        var replayed = 0
+        for turn in request.messages {
+            for case .encodedBlocks(let raw) in turn.content { replayed += raw.bytes.count }
+        }
+        writer.bytes.reserveCapacity(replayed + 4096)
+        writer.field("model", .string(request.model.id))
+        if sending { writer.field("max_tokens", .number(JSONNumber(request.maxTokens))) }
+        if !request.systemBlocks.isEmpty {
+            writer.field("system", .array(request.systemBlocks.map { block in
+                var fields: [(String, JSONValue)] = [("type", .string("text")), ("text", .string(block.text))]
+                if let cache = block.cacheControl { fields.append(("cache_control", cache.json)) }
+                return .object(fields)
+            }))
+        } else if let system = request.system {
+            writer.field("system", .string(system))
+        }
+        writer.key("messages")
+        writer.bytes.append(UInt8(ascii: "["))
+        for (index, turn) in request.messages.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            _writeTurn(turn, into: &writer.bytes)
+        }
+        writer.bytes.append(UInt8(ascii: "]"))
+        if sending {
+            if let temperature = request.temperature { writer.field("temperature", _number(temperature)) }
+            if let topP = request.topP { writer.field("top_p", _number(topP)) }
+            if let topK = request.topK { writer.field("top_k", .number(JSONNumber(topK))) }
+        }
         if request.adaptiveThinking {
-            fields.append(("thinking", .object([("type", .string("adaptive"))])))
+            writer.field("thinking", .object([("type", .string("adaptive"))]))
+        } else if let budget = request.thinkingBudget {
+            writer.field("thinking", .object([("type", .string("enabled")), ("budget_tokens", .number(JSONNumber(budget)))]))
         }
         var outputConfig: [(String, JSONValue)] = []
         if let primaryEffort { outputConfig.append(("effort", .string(primaryEffort.name))) }
-        if let schema = request.outputSchema {
+        if sending, let schema = request.outputSchema {
             outputConfig.append(("format", .object([("type", .string("json_schema")), ("schema", schema)])))
         }
-        if !outputConfig.isEmpty { fields.append(("output_config", .object(outputConfig))) }
-        if !request.serverTools.isEmpty {
-            fields.append(("tools", .array(try request.serverTools.map(_tool))))
+        if !outputConfig.isEmpty { writer.field("output_config", .object(outputConfig)) }
+        if !request.tools.isEmpty || !request.serverTools.isEmpty {
+            var tools = request.tools.map(\.json)
+            for tool in request.serverTools { tools.append(try _tool(tool)) }
+            writer.field("tools", .array(tools))
         }
-        if request.fallbacks != .none {
-            fields.append(("fallbacks", .array(request.fallbacks.models.map { model in
-                var entry: [(String, JSONValue)] = [("model", .string(model.id))]
-                if let wanted, let level = wanted.closest(in: model.capabilities.effortLevels) {
-                    entry.append(("output_config", .object([("effort", .string(level.name))])))
-                }
-                return .object(entry)
-            })))
+        if let choice = request.toolChoice { writer.field("tool_choice", choice.json) }
+        if sending {
+            if !request.stopSequences.isEmpty {
+                writer.field("stop_sequences", .array(request.stopSequences.map(JSONValue.string)))
+            }
+            if let user = request.metadataUserID { writer.field("metadata", .object([("user_id", .string(user))])) }
+            if let cache = request.cacheControl { writer.field("cache_control", cache.json) }
+            if request.fallbacks != .none {
+                writer.field("fallbacks", .array(request.fallbacks.models.map { model in
+                    var entry: [(String, JSONValue)] = [("model", .string(model.id))]
+                    if let wanted, let level = wanted.closest(in: model.capabilities.effortLevels) {
+                        entry.append(("output_config", .object([("effort", .string(level.name))])))
+                    }
+                    return .object(entry)
+                }))
+            }
+            writer.field("stream", .bool(true))
         }
-        fields.append(("stream", .bool(true)))
-
-        var body: [UInt8] = []
-        JSONValue.object(fields).encodeCompact(into: &body)
-        return EncodedRequest(body: body, headers: _headers(request), effort: primaryEffort)
+        writer.bytes.append(UInt8(ascii: "}"))
+        return writer.bytes
     }
 
     // MARK: Capability checks
 
     static func _checkChain(_ request: MessageRequest, _ chain: [ClaudeModel]) throws(RequestError) {
-        let usesImages = request.messages.contains { $0.content.contains(where: \.isImage) }
+        let usesImages = request.messages.contains { $0.content.contains(where: \.containsImage) }
+        let usesPDFs = request.messages.contains { $0.content.contains(where: \.containsPDF) }
         for model in chain {
             let capabilities = model.capabilities
             if request.outputSchema != nil, !capabilities.structuredOutput {
@@ -109,6 +194,16 @@ public enum RequestEncoder {
             }
             if request.adaptiveThinking, !capabilities.adaptiveThinking {
                 throw .unsupportedFeature("adaptive thinking", model: model.id)
+            }
+            let strictTools = request.tools.contains { if case .client(let tool) = $0 { tool.strict == true } else { false } }
+            if strictTools, !capabilities.structuredOutput {
+                throw .unsupportedFeature("strict tool input (structured output)", model: model.id)
+            }
+            if request.thinkingBudget != nil, !capabilities.manualThinking {
+                throw .unsupportedFeature("manual thinking (budget_tokens)", model: model.id)
+            }
+            if usesPDFs, !capabilities.pdfInput {
+                throw .unsupportedFeature("PDF documents", model: model.id)
             }
             let sampling: [(SamplingParameter, Bool)] = [
                 (.temperature, request.temperature != nil), (.topP, request.topP != nil), (.topK, request.topK != nil),
@@ -136,32 +231,92 @@ public enum RequestEncoder {
 
     // MARK: Pieces of the body
 
-    static func _turn(_ turn: ConversationTurn) -> JSONValue {
-        var blocks: [JSONValue] = []
-        for part in turn.content {
-            switch part {
-            case .text(let text):
-                blocks.append(.object([("type", .string("text")), ("text", .string(text))]))
-            case .image(let bytes, let mediaType):
-                blocks.append(.object([
-                    ("type", .string("image")),
-                    ("source", .object([
-                        ("type", .string("base64")),
-                        ("media_type", .string(mediaType)),
-                        ("data", .string(Data(bytes).base64EncodedString())),
-                    ])),
-                ]))
-            case .block(let value):
-                blocks.append(value)
+    /// Writes `{"role":…,"content":[…]}`. A turn that is one replayed
+    /// content array is copied as its bytes.
+    static func _writeTurn(_ turn: ConversationTurn, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"role":"#.utf8)
+        JSONValue.string(turn.role.rawValue).encodeCompact(into: &out)
+        out.append(contentsOf: #","content":"#.utf8)
+        if turn.cacheControl == nil, turn.content.count == 1 {
+            switch turn.content[0] {
+            case .encodedBlocks(let raw):
+                out.append(contentsOf: raw.bytes)
+                out.append(UInt8(ascii: "}"))
+                return
             case .verbatimBlocks(let array):
-                // A replayed content array is the whole content, kept as is.
-                if turn.content.count == 1 {
-                    return .object([("role", .string(turn.role.rawValue)), ("content", array)])
-                }
-                blocks.append(contentsOf: _elements(of: array))
+                array.encodeCompact(into: &out)
+                out.append(UInt8(ascii: "}"))
+                return
+            default:
+                break
             }
         }
-        return .object([("role", .string(turn.role.rawValue)), ("content", .array(blocks))])
+        var blocks = turn.content.flatMap(_blocks)
+        if let cache = turn.cacheControl, let last = blocks.popLast() {
+            blocks.append(last._replacingFields([("cache_control", cache.json)]))
+        }
+        JSONValue.array(blocks).encodeCompact(into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The API blocks of one part (a replayed array gives several).
+    static func _blocks(_ part: TurnContent) -> [JSONValue] {
+        switch part {
+        case .text(let text):
+            return [.object([("type", .string("text")), ("text", .string(text))])]
+        case .image(let bytes, let mediaType):
+            return [.object([
+                ("type", .string("image")),
+                ("source", .object([
+                    ("type", .string("base64")),
+                    ("media_type", .string(mediaType)),
+                    ("data", .string(Data(bytes).base64EncodedString())),
+                ])),
+            ])]
+        case .block(let value):
+            return [value]
+        case .verbatimBlocks(let array):
+            return _elements(of: array)
+        case .encodedBlocks(let raw):
+            return _elements(of: raw.value)
+        case .toolResult(let result):
+            return [_toolResult(result)]
+        case .document(let document):
+            return [_document(document)]
+        }
+    }
+
+    static func _toolResult(_ result: ToolResult) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("type", .string("tool_result")), ("tool_use_id", .string(result.toolUseID))]
+        switch result.content {
+        case .text(let text): fields.append(("content", .string(text)))
+        case .json(let value):
+            fields.append(("content", .array([.object([("type", .string("text")), ("text", .string(value.compactJSON))])])))
+        case .blocks(let parts): fields.append(("content", .array(parts.flatMap(_blocks))))
+        case .raw(let value): fields.append(("content", value))
+        }
+        if result.isError { fields.append(("is_error", .bool(true))) }
+        if let cache = result.cacheControl { fields.append(("cache_control", cache.json)) }
+        return .object(fields)
+    }
+
+    static func _document(_ document: Document) -> JSONValue {
+        let source: JSONValue
+        switch document.source {
+        case .pdf(let bytes):
+            source = .object([("type", .string("base64")), ("media_type", .string("application/pdf")),
+                              ("data", .string(Data(bytes).base64EncodedString()))])
+        case .plainText(let text):
+            source = .object([("type", .string("text")), ("media_type", .string("text/plain")), ("data", .string(text))])
+        case .url(let url):
+            source = .object([("type", .string("url")), ("url", .string(url))])
+        }
+        var fields: [(String, JSONValue)] = [("type", .string("document")), ("source", source)]
+        if let title = document.title { fields.append(("title", .string(title))) }
+        if let context = document.context { fields.append(("context", .string(context))) }
+        if document.citations { fields.append(("citations", .object([("enabled", .bool(true))]))) }
+        if let cache = document.cacheControl { fields.append(("cache_control", cache.json)) }
+        return .object(fields)
     }
 
     static func _elements(of array: JSONValue) -> [JSONValue] {

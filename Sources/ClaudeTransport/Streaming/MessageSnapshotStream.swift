@@ -19,6 +19,10 @@ public struct MessageSnapshotStream: AsyncSequence, Sendable {
 
     let _channel: _SnapshotChannel
 
+    /// The `request-id` header of the successful response; nil until the
+    /// response headers arrived (or when the server sent none).
+    public var requestID: String? { _channel.requestID }
+
     public func makeAsyncIterator() -> Iterator {
         Iterator(channel: _channel, guardian: _IteratorGuardian(_channel))
     }
@@ -57,6 +61,7 @@ final class _SnapshotChannel: Sendable {
         var started = false
         /// The consumer only wants the end: deliveries do not wake it.
         var onlyFinal = false
+        var requestID: String?
     }
 
     private let state = Mutex(State())
@@ -71,6 +76,10 @@ final class _SnapshotChannel: Sendable {
     var latest: MessageSnapshot? { state.withLock { $0.latest } }
 
     var isFinished: Bool { state.withLock { $0.end != nil } }
+
+    var requestID: String? { state.withLock { $0.requestID } }
+
+    func setRequestID(_ id: String?) { state.withLock { $0.requestID = id } }
 
     /// The final snapshot, without waking for the ones before it; nil when
     /// the stream ended without any.

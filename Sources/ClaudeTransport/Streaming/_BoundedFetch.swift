@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-// A one-shot request (the Models API lookup) with the same guards as the
+// A one-shot request (the Models API lookup, token counting) with the same guards as the
 // stream: a redirect is never followed (URLSession would resend the
 // credential to whatever origin `location` names; `URLSession.shared`
 // follows them), and the body is read up to a cap, where the task is
@@ -75,5 +75,16 @@ final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
             return (state.continuation, .failure(error as? URLError ?? URLError(.unknown)))
         }
         continuation?.resume(returning: result)
+    }
+}
+
+extension MessagesClient {
+    /// One request whose redirects are refused and whose body is read up to
+    /// ``ClientConfiguration/maxErrorBodyBytes`` (a capabilities or token-count answer is a few KB).
+    func _boundedFetch(_ request: URLRequest, redactor: SecretRedactor) async throws(TransportError) -> (Int, [String: String], [UInt8]) {
+        switch await _BoundedFetch.fetch(request, cap: configuration.maxErrorBodyBytes) {
+        case .success(let answer): return (answer.status, answer.headers, answer.body)
+        case .failure(let error): throw .network(redactor.redact(error.localizedDescription))
+        }
     }
 }

@@ -58,6 +58,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let redactor: SecretRedactor
     private let maxErrorBodyBytes: Int
     private let idleTimeout: Double
+    private let options: MessageAccumulatorOptions
 
     init(channel: _SnapshotChannel, options: MessageAccumulatorOptions, redactor: SecretRedactor,
          maxErrorBodyBytes: Int, idleTimeout: Double) {
@@ -66,6 +67,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         self.redactor = redactor
         self.maxErrorBodyBytes = maxErrorBodyBytes
         self.idleTimeout = idleTimeout
+        self.options = options
     }
 
     /// Waits until the attempt is known to stream or to have failed.
@@ -106,6 +108,15 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 $0.phase = .collectingError(status: status, headers: headers, body: [], kind: .unrequestedContentEncoding)
             }
             return completionHandler(.cancel)
+        }
+        if (200..<300).contains(status) {
+            // The request-id reaches every snapshot through the options (nothing is fed yet).
+            // It is server text like any other, so it is redacted first.
+            let requestID = headers["request-id"].map { redactor.redact($0) }
+            channel.setRequestID(requestID)
+            var options = self.options
+            options.responseMetadata.requestID = requestID
+            state.withLock { $0.accumulator = MessageAccumulator(options: options) }
         }
         if (200..<300).contains(status), headers["content-type"] == nil {
             state.withLock { $0.phase = .sniffing(status: status, headers: headers) }

@@ -1,8 +1,14 @@
-// `claude-stream chat` run as a real process against the loopback server:
-// exit codes, the final message, the typed HTTP error on stderr, and the key
-// appearing nowhere in what it prints.
+// `claude-stream chat` run as a real process against the loopback server
+// and the scripted server of the session tests: exit codes, the final
+// message, the typed HTTP error on stderr, the key appearing nowhere in what
+// it prints, the tool loop with shell commands, --max-turns, --transcript,
+// --request, --tools, --tool-choice, and the bounds of numeric flags.
 
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import IncrementalJSON
 import Testing
 
 /// The built `claude-stream` beside this test bundle, when there is one.
@@ -23,7 +29,7 @@ private struct ChatRun {
     var stderr: String
 }
 
-private func runChat(_ arguments: [String], key: String? = chatKey) throws -> ChatRun {
+private func runChat(_ arguments: [String], key: String? = chatKey, stdin: String = "") throws -> ChatRun {
     guard let chatExecutable else { throw ServerStartError(description: "claude-stream not built") }
     let process = Process()
     process.executableURL = chatExecutable
@@ -31,10 +37,13 @@ private func runChat(_ arguments: [String], key: String? = chatKey) throws -> Ch
     var environment = ProcessInfo.processInfo.environment
     environment["ANTHROPIC_API_KEY"] = key
     process.environment = environment
-    let out = Pipe(), err = Pipe()
+    let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
     process.standardError = err
+    process.standardInput = input
     try process.run()
+    try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+    try input.fileHandleForWriting.close()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -79,5 +88,295 @@ struct ChatCommandTests {
         let run = try runChat(["Hello", "--base-url", "http://127.0.0.1:9/"], key: nil)
         #expect(run.status == 2)
         #expect(run.stderr.contains("ANTHROPIC_API_KEY"), "\(run.stderr)")
+    }
+}
+
+// MARK: The conversation loop
+
+/// The scripted server of the ClaudeSessionTests (one answer per request).
+private final class ChatScript {
+    static let path = TestPaths.packageRoot.appendingPathComponent("Tests/ClaudeSessionTests/Server/script_server.py")
+    let port: Int
+    let process: Process
+    let keepAlive: Pipe
+
+    init() throws {
+        guard let python = TestPaths.python else { throw ServerStartError(description: "python3 not found") }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [Self.path.path]
+        keepAlive = Pipe()
+        let announce = Pipe()
+        process.standardInput = keepAlive
+        process.standardOutput = announce
+        try process.run()
+        let line = String(decoding: announce.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(5)) else {
+            throw ServerStartError(description: "no port: \(line)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        try? keepAlive.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    var base: String { "http://127.0.0.1:\(port)/s/chat" }
+
+    func load(_ answers: [[String: Any]]) throws {
+        var request = URLRequest(url: URL(string: base) ?? URL(fileURLWithPath: "/"))
+        request.httpMethod = "PUT"
+        request.httpBody = try JSONSerialization.data(withJSONObject: answers)
+        _ = try exchange(request)
+    }
+
+    func bodies() throws -> [JSONValue] {
+        let data = try exchange(URLRequest(url: URL(string: base + "/requests") ?? URL(fileURLWithPath: "/")))
+        let recorded = Array(try JSONValue.parse(Array(data)).arrayValue ?? JSONArray())
+        return recorded.map { entry -> JSONValue in
+            let text = entry["body"]?.stringValue ?? ""
+            return (try? JSONValue.parse(text)) ?? .null
+        }
+    }
+
+    private func exchange(_ request: URLRequest) throws -> Data {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Data?
+        URLSession.shared.dataTask(with: request) { data, _, _ in
+            result = data
+            done.signal()
+        }.resume()
+        done.wait()
+        guard let result else { throw ServerStartError(description: "no answer") }
+        return result
+    }
+}
+
+/// SSE of one response: `blocks` are content blocks given whole.
+private func response(_ blocks: [String], stop: String, id: String = "msg_chat") -> [String: Any] {
+    var text = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"\(id)\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"claude-opus-5\",\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n"
+    for (index, block) in blocks.enumerated() {
+        text += "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":\(index),\"content_block\":\(block)}\n\n"
+        text += "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":\(index)}\n\n"
+    }
+    text += "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"\(stop)\"},\"usage\":{\"output_tokens\":4}}\n\n"
+    text += "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+    return ["body": text]
+}
+
+private func toolUse(_ id: String, _ name: String, _ input: String) -> String {
+    #"{"type":"tool_use","id":"\#(id)","name":"\#(name)","input":\#(input)}"#
+}
+
+private let textBlock = #"{"type":"text","text":"Done."}"#
+
+private func lastResults(_ body: JSONValue) -> [JSONValue] {
+    Array(body["messages"]?.arrayValue?.last?["content"]?.arrayValue ?? JSONArray())
+}
+
+@Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"), .serialized)
+struct ChatLoopTests {
+    @Test func toolCommandsRunAndTheLoopContinues() throws {
+        let server = try ChatScript()
+        try server.load([
+            response([toolUse("toolu_1", "echo", #"{"city":"Paris"}"#), toolUse("toolu_2", "blocks", "{}"),
+                      toolUse("toolu_3", "fail", "{}"), toolUse("toolu_4", "env", "{}"), toolUse("toolu_5", "bad", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
+        let run = try runChat(["Weather?", "--final-json", "--base-url", server.base,
+                               "--tool", "echo=cat", "--tool", "fail=echo broken; exit 3",
+                               "--tool-json", #"blocks=printf '[{"type":"text","text":"%s %s"}]' "$CLAUDE_TOOL_USE_ID" "$CLAUDE_TOOL_NAME""#,
+                               "--tool", #"env=printf '%s' "${ANTHROPIC_API_KEY:-none}""#, "--tool-json", "bad=echo not json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").count == 2)
+        let bodies = try server.bodies()
+        #expect(bodies.count == 2)
+        #expect(bodies.allSatisfy { $0["stream"]?.boolValue == true })
+        let results = lastResults(bodies[1])
+        #expect(results.map { $0["tool_use_id"]?.stringValue } == ["toolu_1", "toolu_2", "toolu_3", "toolu_4", "toolu_5"])
+        // --tool-json output that is not JSON is an error result, not a crash.
+        #expect(results[4]["is_error"]?.boolValue == true)
+        #expect(results[4]["content"]?.stringValue?.contains("not a JSON") == true)
+        #expect(results[0]["content"]?.stringValue == #"{"city":"Paris"}"#)
+        #expect(results[0]["is_error"] == nil)
+        #expect(results[1]["content"]?.compactJSON == #"[{"type":"text","text":"toolu_2 blocks"}]"#)
+        #expect(results[2]["content"]?.stringValue == "broken")
+        #expect(results[2]["is_error"]?.boolValue == true)
+        // The tool runs without the API key in its environment.
+        #expect(results[3]["content"]?.stringValue == "none")
+        #expect(!run.stdout.contains(chatKey) && !run.stderr.contains(chatKey))
+    }
+
+    @Test func maxTurnsWithPendingCallsExitsFour() throws {
+        let server = try ChatScript()
+        let call = response([toolUse("toolu_1", "echo", "{}")], stop: "tool_use")
+        try server.load([call, call, call])
+        let run = try runChat(["Loop", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--max-turns", "2"])
+        #expect(run.status == 4, "\(run.stderr)")
+        #expect(run.stderr.contains("--max-turns"))
+        #expect(try server.bodies().count == 2)
+    }
+
+    @Test func callsLeftPendingAreAnsweredByTheNextRun() throws {
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_p", "echo", #"{"n":1}"#)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let first = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--max-turns", "1", "--transcript", file])
+        #expect(first.status == 4, "\(first.stderr)")
+        let second = try runChat(["Next", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--transcript", file])
+        #expect(second.status == 0, "\(second.stderr)")
+        let last = try #require(try server.bodies().last)
+        let content = Array(last["messages"]?.arrayValue?.last?["content"]?.arrayValue ?? JSONArray())
+        #expect(content.map { $0["type"]?.stringValue } == ["tool_result", "text"])
+        #expect(content.first?["tool_use_id"]?.stringValue == "toolu_p")
+        #expect(content.first?["content"]?.stringValue == #"{"n":1}"#)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    func interactiveChatKeepsTheConversationBetweenLines() throws {
+        let server = try ChatScript()
+        try server.load([response([textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
+        guard let chatExecutable else { return }
+        // script(1) gives the command a terminal on stdin, fed from our pipe.
+        let command = "'\(chatExecutable.path)' chat --final-json --base-url '\(server.base)'"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["ANTHROPIC_API_KEY"] = chatKey
+        process.environment = environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        for line in ["Hello\n", "Again\n"] {
+            try input.fileHandleForWriting.write(contentsOf: Data(line.utf8))
+            var waited = 0
+            while try server.bodies().count < (line == "Hello\n" ? 1 : 2), waited < 300 {
+                Thread.sleep(forTimeInterval: 0.02)
+                waited += 1
+            }
+        }
+        try input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
+        try input.fileHandleForWriting.close()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(printed)")
+        let bodies = try server.bodies()
+        #expect(bodies.count == 2)
+        let messages = Array(bodies.last?["messages"]?.arrayValue ?? JSONArray())
+        #expect(messages.map { $0["role"]?.stringValue } == ["user", "assistant", "user"])
+        #expect(messages.last?["content"]?[0]?["text"]?.stringValue == "Again")
+        #expect(!printed.contains(chatKey))
+    }
+
+    @Test func aToolWithoutACommandStopsTheLoop() throws {
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "unknown", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let run = try runChat(["Hi", "--final-json", "--base-url", server.base, "--tool", "echo=cat"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try server.bodies().count == 1)
+    }
+
+    @Test func pauseTurnIsContinued() throws {
+        let server = try ChatScript()
+        try server.load([response([#"{"type":"text","text":"Working"}"#], stop: "pause_turn"), response([textBlock], stop: "end_turn")])
+        let run = try runChat(["Search", "--final-json", "--base-url", server.base])
+        #expect(run.status == 0, "\(run.stderr)")
+        let bodies = try server.bodies()
+        #expect(bodies.count == 2)
+        #expect(bodies[1]["messages"]?.arrayValue?.last?["role"]?.stringValue == "assistant")
+        #expect(bodies[1]["messages"]?.arrayValue?.count == 2)
+    }
+
+    @Test func transcriptCarriesTheConversationAcrossRuns() throws {
+        let server = try ChatScript()
+        let opaque = #"{"type":"thinking","thinking":"hm","signature":"Sig/+=="}"#
+        try server.load([response([opaque, textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let first = try runChat(["Hello", "--final-json", "--base-url", server.base, "--transcript", file, "--system", "Be brief"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try runChat(["Again", "--final-json", "--base-url", server.base, "--transcript", file])
+        #expect(second.status == 0, "\(second.stderr)")
+        let bodies = try server.bodies()
+        let messages = Array(bodies[1]["messages"]?.arrayValue ?? JSONArray())
+        #expect(messages.map { $0["role"]?.stringValue } == ["user", "assistant", "user"])
+        #expect(messages[1]["content"]?.compactJSON == "[\(opaque),\(textBlock)]")
+        #expect(bodies[1]["system"]?.stringValue == "Be brief")
+        let saved = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(saved["messages"]?.arrayValue?.count == 4)
+        #expect(saved["stream"] == nil)
+    }
+
+    @Test func requestFileToolsAndToolChoiceAreSentAsGiven() throws {
+        let server = try ChatScript()
+        try server.load([response([textBlock], stop: "end_turn")])
+        let folder = FileManager.default.temporaryDirectory
+        let request = folder.appendingPathComponent("req-\(UUID().uuidString).json")
+        let tools = folder.appendingPathComponent("tools-\(UUID().uuidString).json")
+        defer {
+            try? FileManager.default.removeItem(at: request)
+            try? FileManager.default.removeItem(at: tools)
+        }
+        try Data(#"{"model":"claude-x-custom","max_tokens":77,"temperature":0.30,"x_future":{"a":1.50},"messages":[{"role":"user","content":"first"}]}"#.utf8).write(to: request)
+        try Data(#"[{"type":"text_editor_20250728","name":"str_replace_based_edit_tool"},{"name":"get","input_schema":{"type":"object"}}]"#.utf8).write(to: tools)
+        let run = try runChat(["second", "--final-json", "--base-url", server.base, "--request", request.path,
+                               "--tools", tools.path, "--tool-choice", "tool:get"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let body = try #require(try server.bodies().first)
+        #expect(body["model"]?.stringValue == "claude-x-custom")
+        #expect(body["max_tokens"]?.compactJSON == "77")
+        #expect(body["temperature"]?.compactJSON == "0.30")
+        #expect(body["x_future"]?.compactJSON == #"{"a":1.50}"#)
+        #expect(body["tools"]?.arrayValue?.count == 2)
+        #expect(body["tools"]?[0]?["type"]?.stringValue == "text_editor_20250728")
+        #expect(body["tool_choice"]?.compactJSON == #"{"type":"tool","name":"get"}"#)
+        #expect(body["messages"]?.compactJSON == #"[{"role":"user","content":[{"type":"text","text":"first"},{"type":"text","text":"second"}]}]"#)
+    }
+
+    @Test func overallTimeoutEndsATrickle() throws {
+        let server = try ChatScript()
+        var trickle = response([textBlock], stop: "end_turn")
+        trickle["pieces"] = 1
+        trickle["interval"] = 1.0
+        try server.load([trickle])
+        let clock = ContinuousClock()
+        let began = clock.now
+        let run = try runChat(["Hi", "--final-json", "--base-url", server.base, "--timeout", "2"])
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr.contains("timeout") || run.stderr.contains("timed out"), "\(run.stderr)")
+        #expect(clock.now - began < .seconds(20))
+    }
+}
+
+@Suite(.enabled(if: chatExecutable != nil, "needs the built claude-stream"))
+struct ChatFlagTests {
+    @Test(arguments: ["--max-turns", "--max-tokens", "--timeout"])
+    func badNumbersAreUsageErrors(flag: String) throws {
+        for value in ["0", "-1", "99999999999999999999999", "NaN", "nan", "inf", "-inf", "1e308", "abc", ""] {
+            let run = try runChat(["Hi", flag, value, "--base-url", "http://127.0.0.1:9/"])
+            #expect(run.status == 64, "\(flag) \(value): \(run.stderr)")
+            #expect(run.stderr.contains(flag), "\(flag) \(value): \(run.stderr)")
+        }
+        let huge = try runChat(["Hi", flag, "100000000", "--base-url", "http://127.0.0.1:9/"])
+        #expect(huge.status == 64)
+    }
+
+    @Test func badToolSpecsAreUsageErrors() throws {
+        for arguments in [["--tool", "noequals"], ["--tool", "=cmd"], ["--tool", "a="], ["--tool-choice", "maybe"],
+                          ["--tool", "a=x", "--tool-json", "a=y"]] {
+            let run = try runChat(["Hi"] + arguments)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test func noPromptAndNothingOnStdinIsAUsageError() throws {
+        let run = try runChat(["--base-url", "http://127.0.0.1:9/"])
+        #expect(run.status == 64, "\(run.stderr)")
     }
 }

@@ -1,0 +1,156 @@
+public import IncrementalJSON
+import Synchronization
+
+// The pieces of a turn beyond plain text and images: the result of a client
+// tool call, a document, a system prompt block, and JSON kept as bytes.
+
+/// The answer to one `tool_use` block, sent in the next user turn.
+public struct ToolResult: Sendable, Hashable {
+    /// What the tool produced.
+    public enum Content: Sendable, Hashable {
+        /// Sent as `content: "TEXT"`.
+        case text(String)
+        /// A JSON value sent as the text of one text block (its compact form).
+        case json(JSONValue)
+        /// Content blocks (text, image, document), sent as an array.
+        case blocks([TurnContent])
+        /// The `content` field exactly as given (a string or an array of API blocks).
+        case raw(JSONValue)
+    }
+
+    /// The `id` of the `tool_use` block this answers.
+    public var toolUseID: String
+    public var content: Content
+    /// True when the tool failed; the content then says why.
+    public var isError: Bool
+    public var cacheControl: CacheControl?
+
+    public init(toolUseID: String, content: Content, isError: Bool = false, cacheControl: CacheControl? = nil) {
+        self.toolUseID = toolUseID
+        self.content = content
+        self.isError = isError
+        self.cacheControl = cacheControl
+    }
+}
+
+/// A document the model reads (a `document` block).
+public struct Document: Sendable, Hashable {
+    public enum Source: Sendable, Hashable {
+        /// PDF bytes, sent base64-encoded as `application/pdf`.
+        case pdf([UInt8])
+        /// Plain text, sent as `{type: "text", media_type: "text/plain"}`.
+        case plainText(String)
+        /// A PDF at a URL the API fetches.
+        case url(String)
+    }
+
+    public var source: Source
+    public var title: String?
+    public var context: String?
+    /// `citations: {enabled: true}`: answers cite passages of this document.
+    public var citations: Bool
+    public var cacheControl: CacheControl?
+
+    public init(_ source: Source, title: String? = nil, context: String? = nil, citations: Bool = false,
+                cacheControl: CacheControl? = nil) {
+        self.source = source
+        self.title = title
+        self.context = context
+        self.citations = citations
+        self.cacheControl = cacheControl
+    }
+
+    var isPDF: Bool {
+        switch source {
+        case .pdf, .url: true
+        case .plainText: false
+        }
+    }
+}
+
+/// One block of a system prompt given as blocks (so it can carry a cache breakpoint).
+public struct SystemBlock: Sendable, Hashable, Codable {
+    public var text: String
+    public var cacheControl: CacheControl?
+
+    public init(_ text: String, cacheControl: CacheControl? = nil) {
+        self.text = text
+        self.cacheControl = cacheControl
+    }
+}
+
+/// A JSON text kept as its compact bytes, so sending it again is a copy
+/// (a long history is mostly replayed assistant turns: they are never
+/// re-encoded, and every opaque field stays byte for byte).
+///
+/// The bytes can be made on first use: a response's content is encoded when
+/// it is first sent back (or saved), not while the response is received.
+public struct RawJSON: Sendable, Hashable {
+    let _storage: _RawJSONStorage
+
+    /// The compact encoding of `value`, made on first use.
+    ///
+    /// - Complexity: O(size of the value), once.
+    public init(_ value: JSONValue) {
+        _storage = _RawJSONStorage(.pending { value })
+    }
+
+    /// The compact encoding of the value `make` gives, both run on first use (once).
+    public init(deferred make: @escaping @Sendable () -> JSONValue) {
+        _storage = _RawJSONStorage(.pending(make))
+    }
+
+    /// Bytes that parse as one JSON text; they are re-encoded compactly so
+    /// what is kept is always valid and compact.
+    public init(validating bytes: [UInt8]) throws(JSONParseError) {
+        var compact: [UInt8] = []
+        try JSONValue.parse(bytes).encodeCompact(into: &compact)
+        _storage = _RawJSONStorage(.bytes(compact))
+    }
+
+    /// Compact JSON, valid as a whole.
+    ///
+    /// - Complexity: O(1) after the first use.
+    public var bytes: [UInt8] { _storage.bytes }
+
+    /// The parsed value.
+    ///
+    /// - Complexity: O(size), a parse.
+    public var value: JSONValue {
+        // The bytes came from `encodeCompact`, so they always parse; null is unreachable.
+        (try? JSONValue.parse(bytes)) ?? .null
+    }
+
+    /// The JSON as text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    public static func == (lhs: RawJSON, rhs: RawJSON) -> Bool { lhs._storage === rhs._storage || lhs.bytes == rhs.bytes }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+}
+
+/// The bytes of a ``RawJSON``, made once from a pending value.
+final class _RawJSONStorage: Sendable {
+    enum State {
+        case pending(@Sendable () -> JSONValue)
+        case bytes([UInt8])
+    }
+
+    private let state: Mutex<State>
+
+    init(_ state: State) { self.state = Mutex(state) }
+
+    var bytes: [UInt8] {
+        state.withLock { state in
+            switch state {
+            case .bytes(let bytes):
+                return bytes
+            case .pending(let make):
+                var bytes: [UInt8] = []
+                make().encodeCompact(into: &bytes)
+                state = .bytes(bytes)
+                return bytes
+            }
+        }
+    }
+}

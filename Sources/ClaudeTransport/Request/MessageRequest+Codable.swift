@@ -1,0 +1,379 @@
+import Foundation
+import IncrementalJSON
+
+// Codable for a request and its turns, so an app can save a conversation and
+// send it again. Every JSON payload (a block, a replayed content array, a
+// tool's schema or definition, a tool result's raw content) is stored as its
+// compact JSON text: through any Encoder it comes back byte for byte, which
+// the API needs for thinking signatures and encrypted content (a JSONValue
+// through Foundation's coders would lose number text and key order).
+
+extension RawJSON: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do { self = try RawJSON(validating: Array(text.utf8)) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not JSON: \(error)"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+/// Coding keys by name, for the hand-written conformances below.
+struct _Key: CodingKey, ExpressibleByStringLiteral {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringLiteral value: String) { stringValue = value }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension KeyedEncodingContainer where Key == _Key {
+    mutating func encodeJSON(_ value: JSONValue, forKey key: _Key) throws { try encode(RawJSON(value), forKey: key) }
+}
+
+extension KeyedDecodingContainer where Key == _Key {
+    func decodeJSON(_ key: _Key) throws -> JSONValue { try decode(RawJSON.self, forKey: key).value }
+    func decodeJSONIfPresent(_ key: _Key) throws -> JSONValue? { try decodeIfPresent(RawJSON.self, forKey: key)?.value }
+    func unknown(_ kind: String, _ key: _Key = "kind") -> DecodingError {
+        .dataCorruptedError(forKey: key, in: self, debugDescription: "unknown kind '\(kind)'")
+    }
+}
+
+extension MessageRequest: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        self.init(model: try c.decode(ClaudeModel.self, forKey: "model"), messages: try c.decode([ConversationTurn].self, forKey: "messages"))
+        system = try c.decodeIfPresent(String.self, forKey: "system")
+        systemBlocks = try c.decodeIfPresent([SystemBlock].self, forKey: "systemBlocks") ?? []
+        maxTokens = try c.decode(Int.self, forKey: "maxTokens")
+        temperature = try c.decodeIfPresent(Double.self, forKey: "temperature")
+        topP = try c.decodeIfPresent(Double.self, forKey: "topP")
+        topK = try c.decodeIfPresent(Int.self, forKey: "topK")
+        effort = try c.decodeIfPresent(String.self, forKey: "effort").map(EffortLevel.init)
+        reasoningHint = try c.decodeIfPresent(String.self, forKey: "reasoningHint").map(ReasoningHint._named)
+        adaptiveThinking = try c.decodeIfPresent(Bool.self, forKey: "adaptiveThinking") ?? false
+        outputSchema = try c.decodeJSONIfPresent("outputSchema")
+        serverTools = try c.decodeIfPresent([ServerTool].self, forKey: "serverTools") ?? []
+        tools = try c.decodeIfPresent([ToolDefinition].self, forKey: "tools") ?? []
+        toolChoice = try c.decodeIfPresent(ToolChoice.self, forKey: "toolChoice")
+        stopSequences = try c.decodeIfPresent([String].self, forKey: "stopSequences") ?? []
+        metadataUserID = try c.decodeIfPresent(String.self, forKey: "metadataUserID")
+        thinkingBudget = try c.decodeIfPresent(Int.self, forKey: "thinkingBudget")
+        cacheControl = try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl")
+        fallbacks = try c.decodeIfPresent(FallbackChain.self, forKey: "fallbacks") ?? .none
+        betas = try c.decodeIfPresent([String].self, forKey: "betas") ?? []
+        userProfileID = try c.decodeIfPresent(String.self, forKey: "userProfileID")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        try c.encode(model, forKey: "model")
+        try c.encode(messages, forKey: "messages")
+        try c.encodeIfPresent(system, forKey: "system")
+        if !systemBlocks.isEmpty { try c.encode(systemBlocks, forKey: "systemBlocks") }
+        try c.encode(maxTokens, forKey: "maxTokens")
+        try c.encodeIfPresent(temperature, forKey: "temperature")
+        try c.encodeIfPresent(topP, forKey: "topP")
+        try c.encodeIfPresent(topK, forKey: "topK")
+        try c.encodeIfPresent(effort?.name, forKey: "effort")
+        try c.encodeIfPresent(reasoningHint?.effort.name, forKey: "reasoningHint")
+        if adaptiveThinking { try c.encode(true, forKey: "adaptiveThinking") }
+        if let outputSchema { try c.encodeJSON(outputSchema, forKey: "outputSchema") }
+        if !serverTools.isEmpty { try c.encode(serverTools, forKey: "serverTools") }
+        if !tools.isEmpty { try c.encode(tools, forKey: "tools") }
+        try c.encodeIfPresent(toolChoice, forKey: "toolChoice")
+        if !stopSequences.isEmpty { try c.encode(stopSequences, forKey: "stopSequences") }
+        try c.encodeIfPresent(metadataUserID, forKey: "metadataUserID")
+        try c.encodeIfPresent(thinkingBudget, forKey: "thinkingBudget")
+        try c.encodeIfPresent(cacheControl, forKey: "cacheControl")
+        if fallbacks != .none { try c.encode(fallbacks, forKey: "fallbacks") }
+        if !betas.isEmpty { try c.encode(betas, forKey: "betas") }
+        try c.encodeIfPresent(userProfileID, forKey: "userProfileID")
+    }
+}
+
+extension ReasoningHint {
+    /// The hint whose level is `name` (a custom one for other names).
+    static func _named(_ name: String) -> ReasoningHint {
+        switch name {
+        case "low": .light
+        case "medium": .moderate
+        case "high": .deep
+        default: .custom(name)
+        }
+    }
+}
+
+extension ClaudeModel: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        let id = try c.decode(String.self, forKey: "id")
+        let capabilities = try c.decodeIfPresent(ModelCapabilities.self, forKey: "capabilities")
+        self.init(id: id, capabilities: capabilities ?? ClaudeModel.known(id: id)?.capabilities ?? .minimal)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        try c.encode(id, forKey: "id")
+        try c.encode(capabilities, forKey: "capabilities")
+    }
+}
+
+extension SamplingParameter: Codable {}
+extension ServerToolKind: Codable {}
+
+extension ModelCapabilities: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        self.init(
+            sampling: try c.decodeIfPresent(Set<SamplingParameter>.self, forKey: "sampling") ?? [],
+            effortLevels: (try c.decodeIfPresent([String].self, forKey: "effortLevels") ?? []).map(EffortLevel.init),
+            adaptiveThinking: try c.decodeIfPresent(Bool.self, forKey: "adaptiveThinking") ?? false,
+            structuredOutput: try c.decodeIfPresent(Bool.self, forKey: "structuredOutput") ?? false,
+            imageInput: try c.decodeIfPresent(Bool.self, forKey: "imageInput") ?? false,
+            serverTools: try c.decodeIfPresent(Set<ServerToolKind>.self, forKey: "serverTools") ?? [],
+            manualThinking: try c.decodeIfPresent(Bool.self, forKey: "manualThinking") ?? false,
+            pdfInput: try c.decodeIfPresent(Bool.self, forKey: "pdfInput"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        try c.encode(SamplingParameter.allCases.filter(sampling.contains), forKey: "sampling")
+        try c.encode(effortLevels.map(\.name), forKey: "effortLevels")
+        try c.encode(adaptiveThinking, forKey: "adaptiveThinking")
+        try c.encode(structuredOutput, forKey: "structuredOutput")
+        try c.encode(imageInput, forKey: "imageInput")
+        try c.encode(ServerToolKind.allCases.filter(serverTools.contains), forKey: "serverTools")
+        try c.encode(manualThinking, forKey: "manualThinking")
+        try c.encode(pdfInput, forKey: "pdfInput")
+    }
+}
+
+extension FallbackChain: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        if try c.decodeIfPresent(Bool.self, forKey: "serverDefault") == true { self = .serverDefault; return }
+        let models = try c.decodeIfPresent([ClaudeModel].self, forKey: "models") ?? []
+        self = models.isEmpty ? .none : .models(models)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        switch self {
+        case .none: break
+        case .serverDefault: try c.encode(true, forKey: "serverDefault")
+        case .models(let models): try c.encode(models, forKey: "models")
+        }
+    }
+}
+
+extension ServerTool: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        let kind = try c.decode(String.self, forKey: "kind")
+        let settings = WebToolSettings(
+            allowedDomains: try c.decodeIfPresent([String].self, forKey: "allowedDomains") ?? [],
+            blockedDomains: try c.decodeIfPresent([String].self, forKey: "blockedDomains") ?? [],
+            maxUses: try c.decodeIfPresent(Int.self, forKey: "maxUses"))
+        switch kind {
+        case ServerToolKind.webSearch.rawValue: self = .webSearch(settings)
+        case ServerToolKind.webFetch.rawValue: self = .webFetch(settings)
+        case ServerToolKind.codeExecution.rawValue: self = .codeExecution
+        default: throw c.unknown(kind)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        try c.encode(kind.rawValue, forKey: "kind")
+        switch self {
+        case .webSearch(let settings), .webFetch(let settings):
+            if !settings.allowedDomains.isEmpty { try c.encode(settings.allowedDomains, forKey: "allowedDomains") }
+            if !settings.blockedDomains.isEmpty { try c.encode(settings.blockedDomains, forKey: "blockedDomains") }
+            try c.encodeIfPresent(settings.maxUses, forKey: "maxUses")
+        case .codeExecution: break
+        }
+    }
+}
+
+extension ToolDefinition: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        if let raw = try c.decodeJSONIfPresent("raw") { self = .raw(raw); return }
+        self = .client(ClientToolDefinition(
+            name: try c.decode(String.self, forKey: "name"),
+            description: try c.decodeIfPresent(String.self, forKey: "description"),
+            inputSchemaJSON: try c.decodeJSON("inputSchema"),
+            strict: try c.decodeIfPresent(Bool.self, forKey: "strict"),
+            cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl")))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        switch self {
+        case .raw(let json): try c.encodeJSON(json, forKey: "raw")
+        case .client(let tool):
+            try c.encode(tool.name, forKey: "name")
+            try c.encodeIfPresent(tool.description, forKey: "description")
+            try c.encodeJSON(tool.inputSchema, forKey: "inputSchema")
+            try c.encodeIfPresent(tool.strict, forKey: "strict")
+            try c.encodeIfPresent(tool.cacheControl, forKey: "cacheControl")
+        }
+    }
+}
+
+
+extension ToolChoice: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        let text = try c.decode(String.self, forKey: "mode")
+        guard let parsed = ToolChoice(parsing: text) else { throw c.unknown(text, "mode") }
+        self.init(parsed.mode, disableParallelToolUse: try c.decodeIfPresent(Bool.self, forKey: "disableParallelToolUse") ?? false)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        let text: String = switch mode {
+        case .auto: "auto"
+        case .any: "any"
+        case .none: "none"
+        case .tool(let name): "tool:\(name)"
+        }
+        try c.encode(text, forKey: "mode")
+        if disableParallelToolUse { try c.encode(true, forKey: "disableParallelToolUse") }
+    }
+}
+
+extension ConversationTurn: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        self.init(role: try c.decode(Role.self, forKey: "role"), content: try c.decode([TurnContent].self, forKey: "content"),
+                  cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        try c.encode(role, forKey: "role")
+        try c.encode(content, forKey: "content")
+        try c.encodeIfPresent(cacheControl, forKey: "cacheControl")
+    }
+}
+
+extension TurnContent: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        let kind = try c.decode(String.self, forKey: "kind")
+        switch kind {
+        case "text": self = .text(try c.decode(String.self, forKey: "text"))
+        case "image":
+            guard let bytes = Data(base64Encoded: try c.decode(String.self, forKey: "data")) else {
+                throw DecodingError.dataCorruptedError(forKey: "data", in: c, debugDescription: "not base64")
+            }
+            self = .image(bytes: Array(bytes), mediaType: try c.decode(String.self, forKey: "mediaType"))
+        case "block": self = .block(try c.decodeJSON("json"))
+        case "verbatimBlocks": self = .verbatimBlocks(try c.decodeJSON("json"))
+        case "encodedBlocks": self = .encodedBlocks(try c.decode(RawJSON.self, forKey: "json"))
+        case "toolResult": self = .toolResult(try c.decode(ToolResult.self, forKey: "toolResult"))
+        case "document": self = .document(try c.decode(Document.self, forKey: "document"))
+        default: throw c.unknown(kind)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        switch self {
+        case .text(let text):
+            try c.encode("text", forKey: "kind")
+            try c.encode(text, forKey: "text")
+        case .image(let bytes, let mediaType):
+            try c.encode("image", forKey: "kind")
+            try c.encode(Data(bytes).base64EncodedString(), forKey: "data")
+            try c.encode(mediaType, forKey: "mediaType")
+        case .block(let json):
+            try c.encode("block", forKey: "kind")
+            try c.encodeJSON(json, forKey: "json")
+        case .verbatimBlocks(let json):
+            try c.encode("verbatimBlocks", forKey: "kind")
+            try c.encodeJSON(json, forKey: "json")
+        case .encodedBlocks(let raw):
+            try c.encode("encodedBlocks", forKey: "kind")
+            try c.encode(raw, forKey: "json")
+        case .toolResult(let result):
+            try c.encode("toolResult", forKey: "kind")
+            try c.encode(result, forKey: "toolResult")
+        case .document(let document):
+            try c.encode("document", forKey: "kind")
+            try c.encode(document, forKey: "document")
+        }
+    }
+}
+
+extension ToolResult: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        let content: Content
+        if let text = try c.decodeIfPresent(String.self, forKey: "text") {
+            content = .text(text)
+        } else if let json = try c.decodeJSONIfPresent("json") {
+            content = .json(json)
+        } else if let raw = try c.decodeJSONIfPresent("raw") {
+            content = .raw(raw)
+        } else {
+            content = .blocks(try c.decode([TurnContent].self, forKey: "blocks"))
+        }
+        self.init(toolUseID: try c.decode(String.self, forKey: "toolUseID"), content: content,
+                  isError: try c.decodeIfPresent(Bool.self, forKey: "isError") ?? false,
+                  cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        try c.encode(toolUseID, forKey: "toolUseID")
+        switch content {
+        case .text(let text): try c.encode(text, forKey: "text")
+        case .json(let json): try c.encodeJSON(json, forKey: "json")
+        case .raw(let json): try c.encodeJSON(json, forKey: "raw")
+        case .blocks(let blocks): try c.encode(blocks, forKey: "blocks")
+        }
+        if isError { try c.encode(true, forKey: "isError") }
+        try c.encodeIfPresent(cacheControl, forKey: "cacheControl")
+    }
+}
+
+extension Document: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: _Key.self)
+        let source: Source
+        if let text = try c.decodeIfPresent(String.self, forKey: "plainText") {
+            source = .plainText(text)
+        } else if let url = try c.decodeIfPresent(String.self, forKey: "url") {
+            source = .url(url)
+        } else {
+            guard let bytes = Data(base64Encoded: try c.decode(String.self, forKey: "pdf")) else {
+                throw DecodingError.dataCorruptedError(forKey: "pdf", in: c, debugDescription: "not base64")
+            }
+            source = .pdf(Array(bytes))
+        }
+        self.init(source, title: try c.decodeIfPresent(String.self, forKey: "title"),
+                  context: try c.decodeIfPresent(String.self, forKey: "context"),
+                  citations: try c.decodeIfPresent(Bool.self, forKey: "citations") ?? false,
+                  cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: _Key.self)
+        switch source {
+        case .pdf(let bytes): try c.encode(Data(bytes).base64EncodedString(), forKey: "pdf")
+        case .plainText(let text): try c.encode(text, forKey: "plainText")
+        case .url(let url): try c.encode(url, forKey: "url")
+        }
+        try c.encodeIfPresent(title, forKey: "title")
+        try c.encodeIfPresent(context, forKey: "context")
+        if citations { try c.encode(true, forKey: "citations") }
+        try c.encodeIfPresent(cacheControl, forKey: "cacheControl")
+    }
+}

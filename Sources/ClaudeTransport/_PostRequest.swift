@@ -1,0 +1,25 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The one place a POST to the API is built: body, headers, idle timeout and
+// the credential (which goes nowhere but its header).
+
+extension ClientConfiguration {
+    /// `POST baseURL/path` with the encoded body and headers, authorized.
+    func _post(_ path: String, _ encoded: EncodedRequest, credentials: Credentials, bearer: String?) -> URLRequest {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.httpBody = Data(encoded.body)
+        request.timeoutInterval = idleTimeout
+        for header in encoded.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        request.setValue(_StreamDriver.acceptEncoding, forHTTPHeaderField: "accept-encoding")
+        switch credentials {
+        case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
+        case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        case .bearer: request.setValue("Bearer \(bearer ?? "")", forHTTPHeaderField: "authorization")
+        }
+        return request
+    }
+}

@@ -1,0 +1,110 @@
+// The flags of `claude-stream chat`, parsed and checked before anything is
+// sent. Numeric flags are bounded: zero, negative, non-numbers, NaN,
+// infinities and values past the bound are usage errors (exit 64) that name
+// the flag and the bound.
+
+import ClaudeTransport
+
+struct ChatUsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+struct ChatOptions {
+    var prompt: String?
+    var model: String?
+    var system: String?
+    var effort: String?
+    var search = false
+    var schemaPath: String?
+    var baseURL: String?
+    var maxTokens: Int?
+    var finalJSON = false
+    var requestPath: String?
+    var toolsPath: String?
+    /// NAME → (COMMAND, stdout is JSON).
+    var toolCommands: [String: (command: String, json: Bool)] = [:]
+    var toolChoice: ToolChoice?
+    var maxTurns = 10
+    var transcriptPath: String?
+    /// Overall limit of the whole run, in seconds.
+    var timeout: Double?
+
+    static let maxTurnsLimit = 1000
+    static let maxTokensLimit = 1 << 20
+    /// One week: past that a timeout is a mistake, not a limit.
+    static let timeoutLimit = 604_800.0
+
+    static func parse(_ arguments: [String]) throws(ChatUsageError) -> ChatOptions {
+        var options = ChatOptions()
+        var index = 0
+        func value(_ flag: String) throws(ChatUsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw ChatUsageError("\(flag) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--model": options.model = try value(argument)
+            case "--system": options.system = try value(argument)
+            case "--effort": options.effort = try value(argument)
+            case "--search": options.search = true
+            case "--schema": options.schemaPath = try value(argument)
+            case "--base-url": options.baseURL = try value(argument)
+            case "--final-json": options.finalJSON = true
+            case "--request": options.requestPath = try value(argument)
+            case "--tools": options.toolsPath = try value(argument)
+            case "--transcript": options.transcriptPath = try value(argument)
+            case "--max-tokens": options.maxTokens = try integer(argument, try value(argument), limit: maxTokensLimit)
+            case "--max-turns": options.maxTurns = try integer(argument, try value(argument), limit: maxTurnsLimit)
+            case "--timeout": options.timeout = try seconds(argument, try value(argument))
+            case "--tool", "--tool-json":
+                let spec = try value(argument)
+                guard let equals = spec.firstIndex(of: "="), equals != spec.startIndex else {
+                    throw ChatUsageError("\(argument): expected NAME=COMMAND, got '\(spec)'")
+                }
+                let name = String(spec[..<equals])
+                let command = String(spec[spec.index(after: equals)...])
+                guard !command.isEmpty else { throw ChatUsageError("\(argument) \(name): the command is empty") }
+                guard options.toolCommands[name] == nil else { throw ChatUsageError("\(argument): tool '\(name)' given twice") }
+                options.toolCommands[name] = (command, argument == "--tool-json")
+            case "--tool-choice":
+                let text = try value(argument)
+                guard let choice = ToolChoice(parsing: text) else {
+                    throw ChatUsageError("--tool-choice: expected auto, any, none or tool:NAME, got '\(text)'")
+                }
+                options.toolChoice = choice
+            default:
+                guard !argument.hasPrefix("--"), options.prompt == nil else {
+                    throw ChatUsageError(options.prompt == nil ? "unknown option \(argument)" : "only one PROMPT")
+                }
+                options.prompt = argument
+            }
+            index += 1
+        }
+        return options
+    }
+
+    /// A whole number in 1...limit.
+    static func integer(_ flag: String, _ text: String, limit: Int) throws(ChatUsageError) -> Int {
+        guard let number = Int(text) else {
+            throw ChatUsageError("\(flag): not a whole number: '\(text)' (expected 1 to \(limit))")
+        }
+        guard number >= 1, number <= limit else {
+            throw ChatUsageError("\(flag): \(number) is out of range (expected 1 to \(limit))")
+        }
+        return number
+    }
+
+    /// A finite number of seconds in (0, timeoutLimit].
+    static func seconds(_ flag: String, _ text: String) throws(ChatUsageError) -> Double {
+        guard let number = Double(text), number.isFinite else {
+            throw ChatUsageError("\(flag): not a finite number of seconds: '\(text)'")
+        }
+        guard number > 0, number <= timeoutLimit else {
+            throw ChatUsageError("\(flag): \(text) is out of range (expected more than 0 and at most \(Int(timeoutLimit)) seconds)")
+        }
+        return number
+    }
+}
