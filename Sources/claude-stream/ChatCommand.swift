@@ -44,7 +44,7 @@ enum ChatCommand {
         var schema: JSONValue?
         if let path = options.schemaPath {
             do throws(InputError) {
-                let bytes = try InputFile.read(path)
+                let bytes = try StreamInput.readAll(path)
                 do throws(JSONParseError) { schema = try JSONValue.parse(bytes) } catch {
                     CLIOutput.standardError("chat: \(path) is not a JSON schema: \(error)")
                     return 64

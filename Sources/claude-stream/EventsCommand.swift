@@ -7,15 +7,22 @@
 // valid retry or null. Strings are escaped here, on bytes; invalid UTF-8 in
 // a value becomes U+FFFD (as the event-stream spec decodes it).
 // Exit codes: 0 ok, 1 a limit was hit (`offset N: reason` on stderr, events
-// before it printed), 64 usage, 66 unreadable input.
+// before it printed), the input codes of ``ExitCodes`` otherwise.
 
 import ServerSentEvents
 
 enum EventsCommand {
     static let usage = """
-        usage: claude-stream events [FILE] [--chunk N | --chunks A,B,… | --random-chunks SEED]
-                                    [--count] [--max-line BYTES] [--max-event BYTES]
-        """
+        usage: claude-stream events [FILE | -] [options]
+          One JSON line per dispatched server-sent event, read from FILE or stdin as it arrives.
+          --chunk N              feed the bytes in N-byte chunks
+          --chunks A,B,…         feed chunks of those sizes, then the rest as it is read
+          --random-chunks SEED   feed chunks of random sizes 1...64 (SplitMix64, SEED 0...2^64-1)
+          --count                print only `EVENTS events BYTES bytes`
+          --max-line BYTES       longest line (default 16 MiB)
+          --max-event BYTES      largest event (default 64 MiB)
+          -h, --help             this text
+        """ + "\n" + ExitCodes.text
 
     struct Options {
         var path: String?
@@ -30,41 +37,54 @@ enum EventsCommand {
             options = try parse(arguments)
         } catch {
             CLIOutput.standardError("events: \(error.message)\n" + usage)
-            return 64
+            return ExitCodes.usage
         }
-        let bytes: [UInt8]
-        do throws(InputError) {
-            bytes = try InputFile.read(options.path)
-        } catch {
+        var input: StreamInput
+        do throws(InputError) { input = try StreamInput.open(options.path) } catch {
             CLIOutput.standardError("events: \(error.message)")
-            return 66
+            return error.exitCode
         }
         var parser = SSEParser(limits: options.limits)
+        var splitter = ChunkSplitter(options.plan)
         var writer = OutputWriter(fileDescriptor: 1)
         var line: [UInt8] = []
         var events = 0
-        let failure: SSEError? = bytes.withUnsafeBytes { raw in
-            do throws(SSEError) {
-                try options.plan.forEachChunk(of: raw) { (chunk) throws(SSEError) in
-                    try parser.feed(chunk) { event in
-                        events += 1
-                        guard !options.countOnly else { return }
-                        line.removeAll(keepingCapacity: true)
-                        appendJSONLine(event, to: &line)
-                        writer.write(bytes: line)
+        var failure: SSEError?
+        do throws(InputError) {
+            try input.readPieces { piece in
+                do throws(SSEError) {
+                    try splitter.split(piece) { (chunk) throws(SSEError) in
+                        try parser.feed(chunk) { event in
+                            events += 1
+                            guard !options.countOnly else { return }
+                            line.removeAll(keepingCapacity: true)
+                            appendJSONLine(event, to: &line)
+                            writer.write(bytes: line)
+                        }
                     }
+                } catch {
+                    failure = error
+                    return false
                 }
-                return nil
-            } catch {
-                return error
+                // A live pipe sees each event as soon as its bytes arrived.
+                writer.flush()
+                return true
             }
-        }
-        if let failure {
+        } catch {
             writer.flush()
+            CLIOutput.standardError("events: \(error.message)")
+            return error.exitCode
+        }
+        writer.flush()
+        if let failure {
             CLIOutput.standardError(failure.description)
-            return 1
+            return ExitCodes.streamError
         }
         _ = parser.finish()
+        if events == 0, let problem = input.problemWithoutEvents() {
+            CLIOutput.standardError("events: \(problem.message)")
+            return problem.exitCode
+        }
         if options.countOnly { writer.write("\(events) events \(parser.bytesConsumed) bytes\n") }
         writer.flush()
         return 0
@@ -73,6 +93,7 @@ enum EventsCommand {
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var index = 0
+        var named = false
         while index < arguments.count {
             let argument = arguments[index]
             if let plan = try ChunkPlan.parse(arguments, at: &index) {
@@ -83,16 +104,16 @@ enum EventsCommand {
                 case "--max-line", "--max-event":
                     index += 1
                     guard index < arguments.count, let value = Int(arguments[index]), value >= 0 else {
-                        throw UsageError("\(argument) takes a byte count")
+                        let given = index < arguments.count ? "'\(arguments[index])'" : "nothing"
+                        throw UsageError("\(argument) takes a byte count from 0 to \(Int.max), not \(given)")
                     }
                     if argument == "--max-line" { options.limits.maxLineBytes = value } else { options.limits.maxEventBytes = value }
-                case "-":
-                    options.path = nil
                 default:
-                    guard !argument.hasPrefix("-"), options.path == nil else {
+                    guard !argument.hasPrefix("-") || argument == "-", !named else {
                         throw UsageError("unexpected argument '\(argument)'")
                     }
-                    options.path = argument
+                    named = true
+                    options.path = argument == "-" ? nil : argument
                 }
             }
             index += 1
