@@ -23,7 +23,7 @@ struct FinalJSONPrinter {
     mutating func show(_ snapshot: MessageSnapshot, forced: Bool) {
         guard snapshot.isComplete || forced, snapshot.messageIndex > printedIndex else { return }
         printedIndex = snapshot.messageIndex
-        out.write(snapshot.messageJSON().compactJSON + "\n")
+        out.writeJSONLine(snapshot.messageJSON())
         inputFailures += ToolInputCheck.failures(in: snapshot)
     }
 
