@@ -83,7 +83,7 @@ enum ReplayCommand {
         if failure == nil {
             do throws(MessageStreamError) { _ = try accumulator.finish() } catch { failure = error }
         }
-        guard let failure else { return display.end(note: nil) }
+        guard let failure else { return display.end(note: nil, last: accumulator.snapshot) }
         if case .incomplete = failure.kind {
             if accumulator.eventCount == 0 {
                 let problem = input.problemWithoutEvents() ?? InputError(
@@ -92,11 +92,11 @@ enum ReplayCommand {
                 return problem.exitCode
             }
             if let last = failure.snapshot { display.show(last, forced: true) }
-            let status = display.end(note: "stream ended before message_stop")
+            let status = display.end(note: "stream ended before message_stop", last: failure.snapshot)
             CLIOutput.standardError(failure.description)
             return status == ExitCodes.success ? ExitCodes.incomplete : status
         }
-        _ = display.end(note: "stopped: \(failure.reason)")
+        _ = display.end(note: "stopped: \(failure.reason)", last: failure.snapshot)
         CLIOutput.standardError(failure.description)
         return ExitCodes.streamError
     }
@@ -158,8 +158,9 @@ struct ReplayDisplay {
         printer?.out.flush()
     }
 
-    /// Ends the output; returns 1 when a tool input was not JSON, else 0.
-    mutating func end(note: String?) -> Int32 {
-        live?.end(note: note) ?? printer?.end() ?? ExitCodes.success
+    /// Ends the output (`last`: the accumulator's last snapshot); returns 1
+    /// when a tool input was not JSON, else 0.
+    mutating func end(note: String?, last: MessageSnapshot?) -> Int32 {
+        live?.end(note: note, last: last) ?? printer?.end() ?? ExitCodes.success
     }
 }

@@ -40,7 +40,9 @@ struct LiveReplay {
     private let pause: UInt32
     private var headerIndex = -1
     private var finishedIndex = -1
-    private var last: MessageSnapshot?
+    /// The message index drawn last (the snapshot itself is not kept: holding
+    /// it would make the accumulator copy its open blocks on every event).
+    private var lastIndex = -1
     private var inputFailures: [String] = []
 
     init(_ options: ReplayCommand.Options, input: StreamInput) {
@@ -59,7 +61,7 @@ struct LiveReplay {
             renderer.out.write("[\(snapshot.id) · \(snapshot.requestedModel)]\n")
         }
         renderer.render(snapshot)
-        last = snapshot
+        lastIndex = snapshot.messageIndex
         if pause > 0 { usleep(pause) }
         if snapshot.isComplete && snapshot.messageIndex > finishedIndex {
             finishedIndex = snapshot.messageIndex
@@ -68,9 +70,10 @@ struct LiveReplay {
         }
     }
 
-    /// Closes the last message with `note` (why it stopped) if it did not finish.
-    mutating func end(note: String?) -> Int32 {
-        if let last, last.messageIndex > finishedIndex {
+    /// Closes the last message (`last`, as the accumulator or its error
+    /// holds it) with `note`, why it stopped, if it did not finish.
+    mutating func end(note: String?, last: MessageSnapshot?) -> Int32 {
+        if let last, last.messageIndex == lastIndex, last.messageIndex > finishedIndex {
             finishedIndex = last.messageIndex
             renderer.finish(last, note: note)
             inputFailures += ToolInputCheck.failures(in: last)

@@ -1,10 +1,11 @@
 // SnapshotRenderer: draws a response as it builds up (`replay`, `chat`).
 //
-// Snapshots only ever extend earlier ones, so the renderer keeps, per open
-// block, how much it has drawn and draws only the rest. Per snapshot it
-// visits the blocks still open plus the new ones, never the finished ones:
-// the cost is the new output plus O(open blocks), so a message of 10,000
-// blocks or 500 server-tool calls renders in time linear in its size.
+// Snapshots only ever extend earlier ones, so the renderer keeps how much of
+// the front block it has drawn and draws only the rest. Blocks are drawn in
+// order, so per snapshot it looks at the front block only (and moves past
+// it when it is done), never at finished or waiting ones: a message of
+// 10,000 blocks, all open at once or not, or 500 server-tool calls renders
+// in time linear in its size.
 // A server-tool call waits for its result by `tool_use_id` in a table, so
 // the result block finds it in O(1).
 //
@@ -36,10 +37,8 @@ struct SnapshotRenderer {
     /// The message being drawn (block indices restart with each message).
     private var message: (index: Int, id: String)?
     private var cursor = Cursor.lineStart
-    /// Blocks at indices below this have been seen at least once.
-    private var seen = 0
-    /// Indices of seen blocks still being drawn, ascending.
-    private var open: [Int] = []
+    /// The first block not fully drawn; blocks after it wait their turn.
+    private var front = 0
     /// UTF-8 bytes of text drawn so far, per open text or thinking block.
     private var written: [Int: Int] = [:]
     /// The activity line drawn for an open server-tool call (terminal only).
@@ -56,24 +55,32 @@ struct SnapshotRenderer {
 
     /// Draws what `snapshot` adds to the previous one.
     ///
-    /// - Complexity: O(new output + open blocks).
+    /// Blocks are drawn in content order: the front block as it streams,
+    /// and each later one once the blocks before it are done (the API sends
+    /// blocks one after another; when it interleaves them, a later block's
+    /// text appears, whole so far, when its turn comes). So a snapshot
+    /// costs its new output plus O(1), however many blocks are open.
+    ///
+    /// - Complexity: O(new output) amortised.
     mutating func render(_ snapshot: MessageSnapshot) {
         startMessageIfNew(snapshot)
-        let content = snapshot.content
-        var stillOpen: [Int] = []
-        for index in open {
-            if let block = content.block(at: index), !draw(block, at: index) { stillOpen.append(index) }
-        }
-        while seen < content.count {
-            if let block = content.block(at: seen), !draw(block, at: seen) { stillOpen.append(seen) }
-            seen += 1
-        }
-        open = stillOpen
+        drawFromFront(snapshot.content, includingOpen: false)
         out.flush()
+    }
+
+    /// Draws from the front block on; stops at the first block still open
+    /// unless `includingOpen` (the message is over: draw what there is).
+    private mutating func drawFromFront(_ content: ContentList, includingOpen: Bool) {
+        while let block = content.block(at: front) {
+            guard draw(block, at: front) || includingOpen else { return }
+            front += 1
+        }
     }
 
     /// Writes the closing summary (stop reason, refusal, usage) and the sources cited.
     mutating func finish(_ snapshot: MessageSnapshot, note: String? = nil) {
+        startMessageIfNew(snapshot)
+        drawFromFront(snapshot.content, includingOpen: true)
         endLine()
         let usage = snapshot.usage
         var parts: [String] = []
@@ -95,8 +102,7 @@ struct SnapshotRenderer {
         if let message, message.index == snapshot.messageIndex, message.id == snapshot.id { return }
         if message != nil { endLine() }
         message = (snapshot.messageIndex, snapshot.id)
-        seen = 0
-        open = []
+        front = 0
         written = [:]
         activityLines = [:]
         awaitingResult = [:]
