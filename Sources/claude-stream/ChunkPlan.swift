@@ -17,14 +17,10 @@ enum ChunkPlan: Equatable {
     case sizes([Int])
     case random(seed: UInt64)
 
-    /// Reads the chunking flag at `arguments[index]` (and its value); returns
-    /// nil when the argument is not a chunking flag. Throws a usage message.
-    static func parse(_ arguments: [String], at index: inout Int) throws(UsageError) -> ChunkPlan? {
-        let flag = arguments[index]
+    /// Reads the value of a chunking flag; nil when `flag` is not one.
+    static func parse(_ flag: String, from list: inout ArgumentList) throws(UsageError) -> ChunkPlan? {
         guard ["--chunk", "--chunks", "--random-chunks"].contains(flag) else { return nil }
-        index += 1
-        guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
-        let value = arguments[index]
+        let value = try list.value(of: flag)
         switch flag {
         case "--chunk":
             guard let n = Int(value), n > 0 else { throw UsageError("--chunk takes a positive size, not '\(value)'") }

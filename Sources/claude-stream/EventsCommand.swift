@@ -32,44 +32,26 @@ enum EventsCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        do throws(UsageError) {
-            options = try parse(arguments)
-        } catch {
-            CLIOutput.standardError("events: \(error.message)\n" + usage)
-            return ExitCodes.usage
+        let started = CommandStart.prepare("events", usage: usage, arguments, parse: parse) { (options) throws(InputError) in
+            try StreamInput.open(options.path)
         }
-        var input: StreamInput
-        do throws(InputError) { input = try StreamInput.open(options.path) } catch {
-            CLIOutput.standardError("events: \(error.message)")
-            return error.exitCode
-        }
+        guard case .success(let (options, opened)) = started else { return started.exitStatus }
+        var input = opened
         var parser = SSEParser(limits: options.limits)
-        var splitter = ChunkSplitter(options.plan)
         var writer = OutputWriter(fileDescriptor: 1)
         var line: [UInt8] = []
         var events = 0
-        var failure: SSEError?
+        let failure: SSEError?
         do throws(InputError) {
-            try input.readPieces { piece in
-                do throws(SSEError) {
-                    try splitter.split(piece) { (chunk) throws(SSEError) in
-                        try parser.feed(chunk) { event in
-                            events += 1
-                            guard !options.countOnly else { return }
-                            line.removeAll(keepingCapacity: true)
-                            appendJSONLine(event, to: &line)
-                            writer.write(bytes: line)
-                        }
-                    }
-                } catch {
-                    failure = error
-                    return false
+            failure = try input.feedChunks(plan: options.plan, to: { (chunk) throws(SSEError) in
+                try parser.feed(chunk) { event in
+                    events += 1
+                    guard !options.countOnly else { return }
+                    line.removeAll(keepingCapacity: true)
+                    appendJSONLine(event, to: &line)
+                    writer.write(bytes: line)
                 }
-                // A live pipe sees each event as soon as its bytes arrived.
-                writer.flush()
-                return true
-            }
+            }, afterPiece: { writer.flush() })  // a live pipe sees each event as soon as its bytes arrived
         } catch {
             writer.flush()
             CLIOutput.standardError("events: \(error.message)")
@@ -92,32 +74,20 @@ enum EventsCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
-        var index = 0
-        var named = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            if let plan = try ChunkPlan.parse(arguments, at: &index) {
+        var list = ArgumentList(arguments)
+        while let flag = try list.nextFlag() {
+            if let plan = try ChunkPlan.parse(flag, from: &list) {
                 options.plan = plan
-            } else {
-                switch argument {
-                case "--count": options.countOnly = true
-                case "--max-line", "--max-event":
-                    index += 1
-                    guard index < arguments.count, let value = Int(arguments[index]), value >= 0 else {
-                        let given = index < arguments.count ? "'\(arguments[index])'" : "nothing"
-                        throw UsageError("\(argument) takes a byte count from 0 to \(Int.max), not \(given)")
-                    }
-                    if argument == "--max-line" { options.limits.maxLineBytes = value } else { options.limits.maxEventBytes = value }
-                default:
-                    guard !argument.hasPrefix("-") || argument == "-", !named else {
-                        throw UsageError("unexpected argument '\(argument)'")
-                    }
-                    named = true
-                    options.path = argument == "-" ? nil : argument
-                }
+                continue
             }
-            index += 1
+            switch flag {
+            case "--count": options.countOnly = true
+            case "--max-line": options.limits.maxLineBytes = try list.count(of: flag)
+            case "--max-event": options.limits.maxEventBytes = try list.count(of: flag)
+            default: throw list.unknown(flag)
+            }
         }
+        options.path = list.input == "-" ? nil : list.input
         return options
     }
 

@@ -31,16 +31,11 @@ enum JSONCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        do throws(UsageError) { options = try parse(arguments) } catch {
-            CLIOutput.standardError("json: \(error.message)\n" + usage)
-            return ExitCodes.usage
+        let started = CommandStart.prepare("json", usage: usage, arguments, parse: parse) { (options) throws(InputError) in
+            try StreamInput.open(options.path)
         }
-        var input: StreamInput
-        do throws(InputError) { input = try StreamInput.open(options.path) } catch {
-            CLIOutput.standardError("json: \(error.message)")
-            return error.exitCode
-        }
+        guard case .success(let (options, opened)) = started else { return started.exitStatus }
+        var input = opened
         var parser = IncrementalJSONParser(options: options.parser)
         var writer = OutputWriter(fileDescriptor: 1)
         var failure: JSONParseError?
@@ -100,28 +95,16 @@ enum JSONCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
-        var index = 0
-        var named = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
+        var list = ArgumentList(arguments)
+        while let flag = try list.nextFlag() {
+            switch flag {
             case "--prefixes": options.prefixes = true
-            case "--max-bytes", "--max-depth":
-                index += 1
-                guard index < arguments.count, let value = Int(arguments[index]), value >= 0 else {
-                    let given = index < arguments.count ? "'\(arguments[index])'" : "nothing"
-                    throw UsageError("\(argument) takes a whole number from 0 to \(Int.max), not \(given)")
-                }
-                if argument == "--max-bytes" { options.parser.maxBytes = value } else { options.parser.maxDepth = value }
-            default:
-                guard !argument.hasPrefix("-") || argument == "-", !named else {
-                    throw UsageError("unexpected argument '\(argument)'")
-                }
-                named = true
-                options.path = argument == "-" ? nil : argument
+            case "--max-bytes": options.parser.maxBytes = try list.count(of: flag)
+            case "--max-depth": options.parser.maxDepth = try list.count(of: flag)
+            default: throw list.unknown(flag)
             }
-            index += 1
         }
+        options.path = list.input == "-" ? nil : list.input
         return options
     }
 }

@@ -40,41 +40,21 @@ enum ReplayCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        do throws(UsageError) {
-            options = try parse(arguments)
-        } catch {
-            CLIOutput.standardError("replay: \(error.message)\n" + usage)
-            return ExitCodes.usage
+        let started = CommandStart.prepare("replay", usage: usage, arguments, parse: parse) { (options) throws(InputError) in
+            options.path == nil && !options.readsStandardInput
+                ? StreamInput.bundled(DemoRecording.bytes, name: "bundled recording") : try StreamInput.open(options.path)
         }
-        var input: StreamInput
-        if options.path == nil && !options.readsStandardInput {
-            input = StreamInput.bundled(DemoRecording.bytes, name: "bundled recording")
-        } else {
-            do throws(InputError) { input = try StreamInput.open(options.path) } catch {
-                CLIOutput.standardError("replay: \(error.message)")
-                return error.exitCode
-            }
-        }
+        guard case .success(let (options, opened)) = started else { return started.exitStatus }
+        var input = opened
         var display = options.finalJSON
             ? ReplayDisplay(printer: FinalJSONPrinter()) : ReplayDisplay(live: LiveReplay(options, input: input))
         var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(
             allowsSequentialMessages: options.allowsSequential))
-        var splitter = ChunkSplitter(options.plan)
         var failure: MessageStreamError?
         do throws(InputError) {
-            try input.readPieces { piece in
-                do throws(MessageStreamError) {
-                    try splitter.split(piece) { (chunk) throws(MessageStreamError) in
-                        try accumulator.feed(chunk) { display.show($0) }
-                    }
-                } catch {
-                    failure = error
-                    return false
-                }
-                display.flush()
-                return true
-            }
+            failure = try input.feedChunks(plan: options.plan, to: { (chunk) throws(MessageStreamError) in
+                try accumulator.feed(chunk) { display.show($0) }
+            }, afterPiece: { display.flush() })
         } catch {
             display.flush()
             CLIOutput.standardError("replay: \(error.message)")
@@ -103,31 +83,23 @@ enum ReplayCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
-        var index = 0
-        var named = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            if let plan = try ChunkPlan.parse(arguments, at: &index) {
+        var list = ArgumentList(arguments)
+        while let flag = try list.nextFlag() {
+            if let plan = try ChunkPlan.parse(flag, from: &list) {
                 options.plan = plan
-            } else {
-                switch argument {
-                case "--final-json": options.finalJSON = true
-                case "--sequential": options.allowsSequential = true
-                case "--single": options.allowsSequential = false
-                case "--speed":
-                    index += 1
-                    guard index < arguments.count else { throw UsageError("--speed needs a value") }
-                    options.speed = try parseSpeed(arguments[index])
-                default:
-                    guard !argument.hasPrefix("-") || argument == "-", !named else {
-                        throw UsageError("unexpected argument '\(argument)'")
-                    }
-                    named = true
-                    if argument == "-" { options.readsStandardInput = true } else { options.path = argument }
-                }
+                continue
             }
-            index += 1
+            switch flag {
+            case "--final-json": options.finalJSON = true
+            case "--sequential": options.allowsSequential = true
+            case "--single": options.allowsSequential = false
+            case "--speed": options.speed = try parseSpeed(try list.value(of: flag))
+            default: throw list.unknown(flag)
+            }
         }
+        // Without FILE replay plays the bundled recording, so stdin is asked for by name.
+        options.readsStandardInput = list.input == "-"
+        options.path = list.input == "-" ? nil : list.input
         return options
     }
 

@@ -119,6 +119,29 @@ struct StreamInput {
         }
     }
 
+    /// The one "bytes → events" path of `events` and `replay`: reads to the
+    /// end, re-splits each piece by `plan`, hands each chunk to `feed` (a
+    /// framing: the SSE parser, the accumulator, later an AWS event-stream
+    /// decoder), and calls `afterPiece` (flush the output) after each piece.
+    /// Returns the framing's error that stopped the reading, if any.
+    ///
+    /// - Complexity: O(input size + number of chunks).
+    mutating func feedChunks<E: Error>(
+        plan: ChunkPlan, to feed: (UnsafeRawBufferPointer) throws(E) -> Void, afterPiece: () -> Void
+    ) throws(InputError) -> E? {
+        var splitter = ChunkSplitter(plan)
+        var failure: E?
+        try readPieces { piece in
+            do throws(E) { try splitter.split(piece, feed) } catch {
+                failure = error
+                return false
+            }
+            afterPiece()
+            return true
+        }
+        return failure
+    }
+
     private mutating func remember(_ piece: UnsafeRawBufferPointer) {
         byteCount += piece.count
         if head.count < Self.headLimit { head.append(contentsOf: piece.prefix(Self.headLimit - head.count)) }
