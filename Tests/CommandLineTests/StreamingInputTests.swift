@@ -105,6 +105,35 @@ struct StreamingInputTests {
         #expect(result.stderr.hasPrefix("offset 1000000: "), "\(result.stderr)")
     }
 
+    /// The chunking flags re-split what is read: the same output under every
+    /// flag, from a file or from a pipe that delivers the bytes in odd pieces.
+    @Test func outputIsTheSameUnderEveryChunkingAndEveryReadSize() throws {
+        let bytes = DemoRecording.bytes
+        let file = try CLI.temporaryFile(bytes)
+        for command in [["events"], ["replay", "--final-json"], ["replay", "--speed", "0"]] {
+            let reference = try CLI.run(command + [file])
+            #expect(reference.status == 0)
+            for flags in [["--chunk", "1"], ["--chunk", "7"], ["--chunks", "3,1,7"], ["--random-chunks", "9"]] {
+                let chunked = try CLI.run(command + [file] + flags)
+                #expect(chunked.stdout == reference.stdout, "\(command) \(flags)")
+            }
+            // Through a pipe, in pieces of 1 to 97 bytes with pauses, so reads end anywhere.
+            let piped = try ChildProcess.run(command + ["-"]) { child in
+                var offset = 0
+                var size = 1
+                while offset < bytes.count {
+                    let end = min(bytes.count, offset + size)
+                    child.send(Array(bytes[offset..<end]))
+                    offset = end
+                    size = size % 97 + 13
+                    if offset % 5 == 0 { usleep(200) }
+                }
+            }
+            #expect(piped.status == 0)
+            #expect(piped.stdoutText == reference.stdout, "\(command) through a pipe")
+        }
+    }
+
     private func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard needle.count <= haystack.count else { return nil }
         for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
