@@ -171,8 +171,19 @@ struct SnapshotRenderer {
         if count > done {
             let dimmed = prefix != nil && isTerminal
             if dimmed { write("\u{1B}[2m") }
+            let terminal = isTerminal
             text.utf8.withUnsafeBufferPointer { bytes in
-                out.write(bytes: UnsafeBufferPointer(rebasing: bytes[done..<bytes.count]))
+                let new = UnsafeBufferPointer(rebasing: bytes[done..<bytes.count])
+                // On a terminal, control characters in the model's text (an
+                // escape sequence, a carriage return) would move the cursor
+                // or restyle the screen: each is drawn as `�` instead.
+                if terminal && new.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F }) {
+                    out.write(bytes: new.lazy.flatMap { byte -> [UInt8] in
+                        (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F ? [0xEF, 0xBF, 0xBD] : [byte]
+                    })
+                } else {
+                    out.write(bytes: new)
+                }
             }
             if dimmed { write("\u{1B}[0m") }
         }

@@ -90,4 +90,26 @@ struct TerminalRedrawTests {
         }
         #expect(rows.contains { $0.hasPrefix("  → 0 results") })
     }
+
+    /// An escape sequence in the model's text must not reach the terminal:
+    /// here it would clear the screen, hiding everything drawn before it.
+    @Test func controlCharactersInTextDoNotReachTheTerminal() throws {
+        guard let executable = CLI.executable else { return }
+        let stream = Fixtures.messageStart("msg_escape")
+            + Fixtures.start(0, #"{"type":"text","text":""}"#) + Fixtures.text(0, "before ") + Fixtures.text(0, #"\u001b[2J\u001b[Hafter"#)
+            + Fixtures.stop(0) + Fixtures.end()
+        let file = try CLI.temporaryFile(Array(stream.utf8))
+        let socket = "claude-stream-test-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? Tmux.run(socket, ["kill-server"]) }
+        try Tmux.run(socket, ["new-session", "-d", "-s", "t", "-x", "80", "-y", "20",
+                              "'\(executable.path)' replay '\(file)' --speed 0; sleep 30"])
+        var screen = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline && !screen.contains("── stop") {
+            Thread.sleep(forTimeInterval: 0.2)
+            screen = try Tmux.run(socket, ["capture-pane", "-p", "-t", "t"])
+        }
+        #expect(screen.contains("[msg_escape · claude-test]"), "the header is still on screen:\n\(screen)")
+        #expect(screen.contains("before �[2J�[Hafter"), "\(screen)")
+    }
 }
