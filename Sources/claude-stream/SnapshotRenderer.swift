@@ -72,7 +72,10 @@ struct SnapshotRenderer {
     /// unless `includingOpen` (the message is over: draw what there is).
     private mutating func drawFromFront(_ content: ContentList, includingOpen: Bool) {
         while let block = content.block(at: front) {
-            guard draw(block, at: front) || includingOpen else { return }
+            if !draw(block, at: front) {
+                guard includingOpen else { return }
+                drawUnfinished(block, at: front)
+            }
             front += 1
         }
     }
@@ -193,6 +196,22 @@ struct SnapshotRenderer {
     private mutating func finishStream(at index: Int, isText: Bool) {
         written[index] = nil
         if isText && cursor == .inBlock(index) { cursor = .afterText }
+    }
+
+    /// A call the stream cut off before its input was complete: drawn with
+    /// the input so far, marked, so a truncated stream still shows it.
+    private mutating func drawUnfinished(_ block: ContentBlock, at index: Int) {
+        guard case .toolUse(let call) = block else { return }
+        let text = call.kind == .serverToolUse ? "⚙ " + Self.describeServerCall(call) : Self.describeClientCall(call)
+        // The mark takes 19 columns; the call is cut to leave room for it.
+        let shown = DisplayWidth.fit(text, columns: columns - 19).text + dim(" (input incomplete)")
+        if activityLines[index] != nil, cursor == .inBlock(index) {
+            write("\r\u{1B}[K" + shown + "\n")
+            cursor = .lineStart
+        } else {
+            line(shown, at: index)
+        }
+        activityLines[index] = nil
     }
 
     /// A server tool call: one line while its input streams (redrawn on a

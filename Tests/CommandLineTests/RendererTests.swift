@@ -181,6 +181,21 @@ struct RendererTests {
         ])
     }
 
+    /// A stream cut inside a tool call's input still shows the call.
+    @Test func aCallCutOffMidInputIsStillShown() throws {
+        let stream = Fixtures.messageStart("msg_cut")
+            + Fixtures.start(0, #"{"type":"server_tool_use","id":"srv_cut","name":"web_search","input":{}}"#)
+            + Fixtures.input(0, #"{\"query\": \"half a qu"#)
+        let result = try CLI.run(["replay", try CLI.temporaryFile(Array(stream.utf8)), "--speed", "0"])
+        #expect(result.status == 3)
+        #expect(result.lines == [
+            "[msg_cut · claude-test]",
+            "⚙ web search: half a qu (input incomplete)",
+            "",
+            "── in 10 · out 1 tokens · stream ended before message_stop",
+        ])
+    }
+
     // MARK: Linear time
 
     /// `count` text blocks, each started, filled and stopped.
