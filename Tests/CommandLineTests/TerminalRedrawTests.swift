@@ -15,6 +15,13 @@ enum Tmux {
     static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
+    /// Stops the private server and removes its socket file.
+    static func stop(_ socket: String) {
+        _ = try? run(socket, ["kill-server"])
+        let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(directory)/tmux-\(getuid())/\(socket)")
+    }
+
     /// Runs `tmux` on a private server socket and returns its output. It is
     /// spawned directly with its output in a file: the server tmux forks
     /// inherits the client's descriptors, and Foundation's `Process` then
@@ -63,7 +70,7 @@ struct TerminalRedrawTests {
         guard let executable = CLI.executable else { return }
         let file = try CLI.temporaryFile(Array(Self.stream.utf8))
         let socket = "claude-stream-test-\(UUID().uuidString.prefix(8))"
-        defer { _ = try? Tmux.run(socket, ["kill-server"]) }
+        defer { Tmux.stop(socket) }
         // Slow pacing so every piece of the query is a separate redraw.
         let command = "'\(executable.path)' replay '\(file)' --speed 0.5; sleep 30"
         try Tmux.run(socket, ["new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "30", command])
@@ -100,7 +107,7 @@ struct TerminalRedrawTests {
             + Fixtures.stop(0) + Fixtures.end()
         let file = try CLI.temporaryFile(Array(stream.utf8))
         let socket = "claude-stream-test-\(UUID().uuidString.prefix(8))"
-        defer { _ = try? Tmux.run(socket, ["kill-server"]) }
+        defer { Tmux.stop(socket) }
         try Tmux.run(socket, ["new-session", "-d", "-s", "t", "-x", "80", "-y", "20",
                               "'\(executable.path)' replay '\(file)' --speed 0; sleep 30"])
         var screen = ""
