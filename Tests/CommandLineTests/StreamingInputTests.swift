@@ -64,13 +64,14 @@ struct StreamingInputTests {
     /// A stream far larger than its content: peak memory follows the
     /// content (4 MiB of streamed tool input), not the 31 MB of bytes. The
     /// old reader held the whole input, so its peak grew by the stream size.
-    @Test func finalJSONPeakMemoryFollowsTheContentNotTheStream() throws {
-        let baseline = try ChildProcess.run(["replay", "--final-json", "-"], stdout: .null) { child in
+    @Test(.enabled(if: ChildProcess.peakMeter != nil, "/usr/bin/time (GNU time) measures the peak"))
+    func finalJSONPeakMemoryFollowsTheContentNotTheStream() throws {
+        let baseline = try ChildProcess.run(["replay", "--final-json", "-"], stdout: .null, measuringPeak: true) { child in
             child.send(LargeStream.toolInput(bytes: 1 << 10))
         }
         #expect(baseline.status == 0)
         let inputBytes = 4 << 20
-        let big = try ChildProcess.run(["replay", "--final-json", "-"], stdout: .null) { child in
+        let big = try ChildProcess.run(["replay", "--final-json", "-"], stdout: .null, measuringPeak: true) { child in
             LargeStream.streamToolInput(bytes: inputBytes) { child.send($0) }
         }
         #expect(big.status == 0, "\(big.stderr)")
@@ -84,8 +85,9 @@ struct StreamingInputTests {
 
     /// A 1 GiB `data:` line from a pipe: the 16 MiB line limit fires, having
     /// held at most the limit (the old reader read all 1 GiB first).
-    @Test func hugeDataLineHitsTheLimitWithBoundedMemory() throws {
-        let result = try ChildProcess.run(["events", "--count"], stdout: .null) { child in
+    @Test(.enabled(if: ChildProcess.peakMeter != nil, "/usr/bin/time (GNU time) measures the peak"))
+    func hugeDataLineHitsTheLimitWithBoundedMemory() throws {
+        let result = try ChildProcess.run(["events", "--count"], stdout: .null, measuringPeak: true) { child in
             guard child.send(Array("data: ".utf8)) else { return }
             let block = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
             for _ in 0..<1024 where child.send(block) {}

@@ -1,9 +1,10 @@
 // Runs the built `claude-stream` as a child process the test controls:
 // stdin fed piece by piece (slowly, to check output appears before the
 // input ends, or in bulk from a generator, through a real pipe), stdout
-// read as it comes or sent to a file, and the child's own resource usage
-// (CPU time, peak resident memory) taken from wait4(2), so a figure is
-// the child's, not the test runner's.
+// read as it comes or sent to a file, and the child's own resource usage:
+// CPU time from wait4(2); peak resident memory from GNU time, because
+// posix_spawn starts the child in the test runner's address space (vfork)
+// and Linux then counts the runner's peak as the child's ru_maxrss.
 
 import Foundation
 #if canImport(Glibc)
@@ -26,14 +27,29 @@ final class ChildProcess {
         var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     }
 
+    /// GNU time, which forks (so its child's peak is the child's own).
+    static let peakMeter: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil
+
     let pid: pid_t
     private var input: Int32
+    /// Where GNU time writes the child's peak RSS in KiB, when it measures.
+    private let peakFile: String?
     private let output: Int32
     private let errors: Int32
     private var collected: [UInt8] = []
 
-    init(_ arguments: [String], stdout: Output = .pipe) throws {
-        guard let executable = CLI.executable else { throw CocoaError(.fileNoSuchFile) }
+    init(_ arguments: [String], stdout: Output = .pipe, measuringPeak: Bool = false) throws {
+        guard let binary = CLI.executable else { throw CocoaError(.fileNoSuchFile) }
+        var command = [binary.path] + arguments
+        var executablePath = binary.path
+        if measuringPeak, let meter = Self.peakMeter {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("peak-\(UUID().uuidString)").path
+            command = [meter, "-f", "%M", "-o", file] + command
+            executablePath = meter
+            peakFile = file
+        } else {
+            peakFile = nil
+        }
         // A child that exits early (a limit fired) must not kill the test with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
@@ -49,10 +65,10 @@ final class ChildProcess {
         }
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let argv = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, executable.path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&child, executablePath, &actions, nil, argv, environ)
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
         pid = child
@@ -136,14 +152,24 @@ final class ChildProcess {
         let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        var peak = usage.ru_maxrss * 1024
+        if let peakFile {
+            let text = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(atPath: peakFile)
+            // GNU time adds "Command exited with non-zero status N" before the figure.
+            if let kib = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) { peak = kib * 1024 }
+        }
         return Result(status: exit, stdout: collected, stderr: String(decoding: errorBytes, as: UTF8.self),
-                      cpuSeconds: cpu, peakResidentBytes: usage.ru_maxrss * 1024)
+                      cpuSeconds: cpu, peakResidentBytes: peak)
     }
 
     /// Runs to the end with `input` written from a background thread (so a
     /// child that writes while it reads cannot deadlock against the test).
-    static func run(_ arguments: [String], stdout: Output = .pipe, input: @escaping @Sendable (ChildProcess) -> Void) throws -> Result {
-        let child = try ChildProcess(arguments, stdout: stdout)
+    static func run(
+        _ arguments: [String], stdout: Output = .pipe, measuringPeak: Bool = false,
+        input: @escaping @Sendable (ChildProcess) -> Void
+    ) throws -> Result {
+        let child = try ChildProcess(arguments, stdout: stdout, measuringPeak: measuringPeak)
         let done = DispatchSemaphore(value: 0)
         let box = UncheckedChild(child)
         Thread.detachNewThread {
