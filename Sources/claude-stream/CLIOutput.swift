@@ -2,6 +2,8 @@
 // event or per prefix); going through `print` per line costs a lock and a
 // flush decision each time, so lines are collected and written in blocks.
 
+import IncrementalJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -41,6 +43,14 @@ struct OutputWriter {
 
     mutating func write(bytes: some Sequence<UInt8>) {
         buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// The value as compact JSON and a newline, encoded straight into the
+    /// buffer (a 16 MiB tool input is not first made a String, then copied).
+    mutating func writeJSONLine(_ value: JSONValue) {
+        value.encodeCompact(into: &buffer)
+        buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
     }
 

@@ -7,15 +7,22 @@
 // valid retry or null. Strings are escaped here, on bytes; invalid UTF-8 in
 // a value becomes U+FFFD (as the event-stream spec decodes it).
 // Exit codes: 0 ok, 1 a limit was hit (`offset N: reason` on stderr, events
-// before it printed), 64 usage, 66 unreadable input.
+// before it printed), the input codes of ``ExitCodes`` otherwise.
 
 import ServerSentEvents
 
 enum EventsCommand {
     static let usage = """
-        usage: claude-stream events [FILE] [--chunk N | --chunks A,B,… | --random-chunks SEED]
-                                    [--count] [--max-line BYTES] [--max-event BYTES]
-        """
+        usage: claude-stream events [FILE | -] [options]
+          One JSON line per dispatched server-sent event, read from FILE or stdin as it arrives.
+          --chunk N              feed the bytes in N-byte chunks
+          --chunks A,B,…         feed chunks of those sizes, then the rest as it is read
+          --random-chunks SEED   feed chunks of random sizes 1...64 (SplitMix64, SEED 0...2^64-1)
+          --count                print only `EVENTS events BYTES bytes`
+          --max-line BYTES       longest line (default 16 MiB)
+          --max-event BYTES      largest event (default 64 MiB)
+          -h, --help             this text
+        """ + "\n" + ExitCodes.text
 
     struct Options {
         var path: String?
@@ -25,46 +32,41 @@ enum EventsCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        do throws(UsageError) {
-            options = try parse(arguments)
-        } catch {
-            CLIOutput.standardError("events: \(error.message)\n" + usage)
-            return 64
+        let started = CommandStart.prepare("events", usage: usage, arguments, parse: parse) { (options) throws(InputError) in
+            try StreamInput.open(options.path)
         }
-        let bytes: [UInt8]
-        do throws(InputError) {
-            bytes = try InputFile.read(options.path)
-        } catch {
-            CLIOutput.standardError("events: \(error.message)")
-            return 66
-        }
+        guard case .success(let (options, opened)) = started else { return started.exitStatus }
+        var input = opened
         var parser = SSEParser(limits: options.limits)
         var writer = OutputWriter(fileDescriptor: 1)
         var line: [UInt8] = []
         var events = 0
-        let failure: SSEError? = bytes.withUnsafeBytes { raw in
-            do throws(SSEError) {
-                try options.plan.forEachChunk(of: raw) { (chunk) throws(SSEError) in
-                    try parser.feed(chunk) { event in
-                        events += 1
-                        guard !options.countOnly else { return }
-                        line.removeAll(keepingCapacity: true)
-                        appendJSONLine(event, to: &line)
-                        writer.write(bytes: line)
-                    }
+        let failure: SSEError?
+        do throws(InputError) {
+            failure = try input.feedChunks(plan: options.plan, to: { (chunk) throws(SSEError) in
+                try parser.feed(chunk) { event in
+                    events += 1
+                    guard !options.countOnly else { return }
+                    line.removeAll(keepingCapacity: true)
+                    appendJSONLine(event, to: &line)
+                    writer.write(bytes: line)
                 }
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure {
+            }, afterPiece: { writer.flush() })  // a live pipe sees each event as soon as its bytes arrived
+        } catch {
             writer.flush()
+            CLIOutput.standardError("events: \(error.message)")
+            return error.exitCode
+        }
+        writer.flush()
+        if let failure {
             CLIOutput.standardError(failure.description)
-            return 1
+            return ExitCodes.streamError
         }
         _ = parser.finish()
+        if events == 0, let problem = input.problemWithoutEvents() {
+            CLIOutput.standardError("events: \(problem.message)")
+            return problem.exitCode
+        }
         if options.countOnly { writer.write("\(events) events \(parser.bytesConsumed) bytes\n") }
         writer.flush()
         return 0
@@ -72,31 +74,20 @@ enum EventsCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if let plan = try ChunkPlan.parse(arguments, at: &index) {
+        var list = ArgumentList(arguments)
+        while let flag = try list.nextFlag() {
+            if let plan = try ChunkPlan.parse(flag, from: &list) {
                 options.plan = plan
-            } else {
-                switch argument {
-                case "--count": options.countOnly = true
-                case "--max-line", "--max-event":
-                    index += 1
-                    guard index < arguments.count, let value = Int(arguments[index]), value >= 0 else {
-                        throw UsageError("\(argument) takes a byte count")
-                    }
-                    if argument == "--max-line" { options.limits.maxLineBytes = value } else { options.limits.maxEventBytes = value }
-                case "-":
-                    options.path = nil
-                default:
-                    guard !argument.hasPrefix("-"), options.path == nil else {
-                        throw UsageError("unexpected argument '\(argument)'")
-                    }
-                    options.path = argument
-                }
+                continue
             }
-            index += 1
+            switch flag {
+            case "--count": options.countOnly = true
+            case "--max-line": options.limits.maxLineBytes = try list.count(of: flag)
+            case "--max-event": options.limits.maxEventBytes = try list.count(of: flag)
+            default: throw list.unknown(flag)
+            }
         }
+        options.path = list.input == "-" ? nil : list.input
         return options
     }
 

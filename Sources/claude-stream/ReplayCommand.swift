@@ -1,10 +1,10 @@
-// `claude-stream replay [FILE]`: a recorded stream, rendered as it builds up.
+// `claude-stream replay [FILE | -]`: a recorded stream, rendered as it builds up.
 //
-// Without FILE it plays the bundled DemoRecording. `--final-json` prints one
-// line per message instead: the final message as API JSON. Exit codes:
-// 0 every message completed, 3 the stream ended before `message_stop` (its
-// snapshot is still printed), 1 a protocol or format error (`event N,
-// offset M: reason` on stderr; messages completed before it are printed).
+// Without FILE it plays the bundled DemoRecording; `-` reads stdin, drawn as
+// the bytes arrive (`curl -N … | claude-stream replay -`). `--final-json`
+// prints one line per message instead, the final message as API JSON, each
+// as soon as its `message_stop` arrived. Exit codes: see ``ExitCodes``; a
+// tool input that is not JSON is named on stderr and exits 1.
 
 import ClaudeStreaming
 import IncrementalJSON
@@ -17,12 +17,22 @@ import Darwin
 
 enum ReplayCommand {
     static let usage = """
-        usage: claude-stream replay [FILE] [--final-json] [--chunk N | --chunks A,B,… | --random-chunks SEED]
-                                    [--speed X] [--sequential | --single]
-        """
+        usage: claude-stream replay [FILE | -] [options]
+          Renders a recorded stream as it builds up: the bundled recording without FILE, stdin with -.
+          --final-json           print only each final message as API JSON, one line per message
+          --chunk N              feed the bytes in N-byte chunks
+          --chunks A,B,…         feed chunks of those sizes, then the rest as it is read
+          --random-chunks SEED   feed chunks of random sizes 1...64 (SplitMix64, SEED 0...2^64-1)
+          --speed X              pace a stored recording at X times 40 events a second (0: no pauses;
+                                 X from 0.01; default 1 on a terminal for a file, 0 otherwise)
+          --sequential           allow several messages in one stream (the default)
+          --single               a second message_start after message_stop is an error
+          -h, --help             this text
+        """ + "\n" + ExitCodes.text
 
     struct Options {
         var path: String?
+        var readsStandardInput = false
         var finalJSON = false
         var plan = ChunkPlan.whole
         var speed: Double?
@@ -30,125 +40,99 @@ enum ReplayCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        do throws(UsageError) {
-            options = try parse(arguments)
+        let started = CommandStart.prepare("replay", usage: usage, arguments, parse: parse) { (options) throws(InputError) in
+            options.path == nil && !options.readsStandardInput
+                ? StreamInput.bundled(DemoRecording.bytes, name: "bundled recording") : try StreamInput.open(options.path)
+        }
+        guard case .success(let (options, opened)) = started else { return started.exitStatus }
+        var input = opened
+        var display = options.finalJSON
+            ? ReplayDisplay(printer: FinalJSONPrinter()) : ReplayDisplay(live: LiveReplay(options, input: input))
+        var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(
+            allowsSequentialMessages: options.allowsSequential))
+        var failure: MessageStreamError?
+        do throws(InputError) {
+            failure = try input.feedChunks(plan: options.plan, to: { (chunk) throws(MessageStreamError) in
+                try accumulator.feed(chunk) { display.show($0) }
+            }, afterPiece: { display.flush() })
         } catch {
-            CLIOutput.standardError("replay: \(error.message)\n" + usage)
-            return 64
+            display.flush()
+            CLIOutput.standardError("replay: \(error.message)")
+            return error.exitCode
         }
-        let bytes: [UInt8]
-        if let path = options.path {
-            do throws(InputError) { bytes = try InputFile.read(path) } catch {
-                CLIOutput.standardError("replay: \(error.message)")
-                return 66
+        if failure == nil {
+            do throws(MessageStreamError) { _ = try accumulator.finish() } catch { failure = error }
+        }
+        guard let failure else { return display.end(note: nil, last: accumulator.snapshot) }
+        if case .incomplete = failure.kind {
+            if accumulator.eventCount == 0 {
+                let problem = input.problemWithoutEvents() ?? InputError(
+                    kind: .notEventStream, message: "\(input.name): not an event stream: no events in \(input.byteCount) bytes")
+                CLIOutput.standardError("replay: \(problem.message)")
+                return problem.exitCode
             }
-        } else {
-            bytes = DemoRecording.bytes
+            if let last = failure.snapshot { display.show(last, forced: true) }
+            let status = display.end(note: "stream ended before message_stop", last: failure.snapshot)
+            CLIOutput.standardError(failure.description)
+            return status == ExitCodes.success ? ExitCodes.incomplete : status
         }
-        return options.finalJSON ? printFinalJSON(bytes, options) : renderLive(bytes, options)
+        _ = display.end(note: "stopped: \(failure.reason)", last: failure.snapshot)
+        CLIOutput.standardError(failure.description)
+        return ExitCodes.streamError
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if let plan = try ChunkPlan.parse(arguments, at: &index) {
+        var list = ArgumentList(arguments)
+        while let flag = try list.nextFlag() {
+            if let plan = try ChunkPlan.parse(flag, from: &list) {
                 options.plan = plan
-            } else {
-                switch argument {
-                case "--final-json": options.finalJSON = true
-                case "--sequential": options.allowsSequential = true
-                case "--single": options.allowsSequential = false
-                case "--speed":
-                    index += 1
-                    guard index < arguments.count, let speed = Double(arguments[index]), speed >= 0 else {
-                        throw UsageError("--speed takes a non-negative number (0: no pauses)")
-                    }
-                    options.speed = speed
-                default:
-                    guard !argument.hasPrefix("-") || argument == "-", options.path == nil else {
-                        throw UsageError("unexpected argument '\(argument)'")
-                    }
-                    // Without FILE replay plays the bundled recording, so
-                    // standard input is asked for by name.
-                    options.path = argument == "-" ? "/dev/stdin" : argument
-                }
+                continue
             }
-            index += 1
+            switch flag {
+            case "--final-json": options.finalJSON = true
+            case "--sequential": options.allowsSequential = true
+            case "--single": options.allowsSequential = false
+            case "--speed": options.speed = try parseSpeed(try list.value(of: flag))
+            default: throw list.unknown(flag)
+            }
         }
+        // Without FILE replay plays the bundled recording, so stdin is asked for by name.
+        options.readsStandardInput = list.input == "-"
+        options.path = list.input == "-" ? nil : list.input
         return options
     }
 
-    /// Feeds the bytes through an accumulator, calling `onSnapshot` after
-    /// each change; returns the messages and the error that stopped it.
-    static func accumulate(
-        _ bytes: [UInt8], _ options: Options, onSnapshot: (MessageSnapshot) -> Void
-    ) -> (completed: [MessageSnapshot], last: MessageSnapshot?, error: MessageStreamError?) {
-        var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(
-            allowsSequentialMessages: options.allowsSequential))
-        do throws(MessageStreamError) {
-            let failure: MessageStreamError? = bytes.withUnsafeBytes { raw in
-                do throws(MessageStreamError) {
-                    try options.plan.forEachChunk(of: raw) { (chunk) throws(MessageStreamError) in
-                        try accumulator.feed(chunk, onSnapshot: onSnapshot)
-                    }
-                    return nil
-                } catch {
-                    return error
-                }
-            }
-            if let failure { throw failure }
-            let last = try accumulator.finish()
-            return (accumulator.completedMessages, last, nil)
-        } catch {
-            return (error.completedMessages, error.snapshot, error)
+    /// 0, or a finite number from 0.01 on: a slower pace would pause
+    /// seconds per event, which is a stuck program rather than a replay.
+    static func parseSpeed(_ text: String) throws(UsageError) -> Double {
+        guard let speed = Double(text), speed.isFinite, speed == 0 || speed >= 0.01 else {
+            throw UsageError("--speed takes 0 (no pauses) or a finite number from 0.01 on, not '\(text)'")
         }
+        return speed
+    }
+}
+
+/// Where replayed snapshots go: drawn live, or printed as final JSON. (A
+/// struct of optionals, not an enum, so each is changed in place and its
+/// output buffer is never copied.)
+struct ReplayDisplay {
+    var live: LiveReplay?
+    var printer: FinalJSONPrinter?
+
+    mutating func show(_ snapshot: MessageSnapshot, forced: Bool = false) {
+        live?.show(snapshot)
+        printer?.show(snapshot, forced: forced)
     }
 
-    static func printFinalJSON(_ bytes: [UInt8], _ options: Options) -> Int32 {
-        let result = accumulate(bytes, options) { _ in }
-        var out = OutputWriter(fileDescriptor: 1)
-        for message in result.completed {
-            out.write(message.messageJSON().compactJSON + "\n")
-        }
-        var status: Int32 = 0
-        if let error = result.error {
-            if case .incomplete = error.kind {
-                if let last = result.last { out.write(last.messageJSON().compactJSON + "\n") }
-                status = 3
-            } else {
-                status = 1
-            }
-            out.flush()
-            CLIOutput.standardError(error.description)
-        }
-        out.flush()
-        return status
+    mutating func flush() {
+        live?.renderer.out.flush()
+        printer?.out.flush()
     }
 
-    static func renderLive(_ bytes: [UInt8], _ options: Options) -> Int32 {
-        let terminal = isatty(1) == 1
-        let speed = options.speed ?? (terminal ? 1 : 0)
-        var renderer = SnapshotRenderer(isTerminal: terminal)
-        var rendered = -1
-        let result = accumulate(bytes, options) { snapshot in
-            if snapshot.messageIndex != rendered {
-                if rendered >= 0 { renderer.out.write("\n") }
-                rendered = snapshot.messageIndex
-                renderer.out.write("[\(snapshot.id) · \(snapshot.requestedModel)]\n")
-            }
-            renderer.render(snapshot)
-            if speed > 0 { usleep(UInt32(25_000 / speed)) }
-            if snapshot.isComplete { renderer.finish(snapshot) }
-        }
-        guard let error = result.error else { return 0 }
-        if case .incomplete = error.kind {
-            if let last = result.last { renderer.finish(last, note: "stream ended before message_stop") }
-            return 3
-        }
-        CLIOutput.standardError(error.description)
-        return 1
+    /// Ends the output (`last`: the accumulator's last snapshot); returns 1
+    /// when a tool input was not JSON, else 0.
+    mutating func end(note: String?, last: MessageSnapshot?) -> Int32 {
+        live?.end(note: note, last: last) ?? printer?.end() ?? ExitCodes.success
     }
 }

@@ -1,11 +1,20 @@
-// SnapshotRenderer: draws a response as it builds up.
+// SnapshotRenderer: draws a response as it builds up (`replay`, `chat`).
 //
-// Snapshots only ever extend earlier ones, so the renderer keeps, per block,
-// how many bytes of text it has written and writes only the rest: the cost
-// per snapshot is the new text plus O(open blocks). A server-tool activity is
-// one line that fills in as its input streams (redrawn in place on a
-// terminal) and gets its outcome on the next line when the result arrives.
-// Thinking is dimmed on a terminal; plain output has no escape codes.
+// Snapshots only ever extend earlier ones, so the renderer keeps how much of
+// the front block it has drawn and draws only the rest. Blocks are drawn in
+// order, so per snapshot it looks at the front block only (and moves past
+// it when it is done), never at finished or waiting ones: a message of
+// 10,000 blocks, all open at once or not, or 500 server-tool calls renders
+// in time linear in its size.
+// A server-tool call waits for its result by `tool_use_id` in a table, so
+// the result block finds it in O(1).
+//
+// Layout: consecutive text blocks flow on as one paragraph; a cited block
+// ends in `[1]`-style markers and the sources are listed in `finish`. Every
+// other block is its own line. On a terminal a server-tool call is one line
+// redrawn in place as its input streams, cut to the terminal's width so it
+// never wraps (a wrapped line cannot be redrawn); thinking and notes are
+// dimmed. Plain output (a pipe, a file) has no escape codes and no redraws.
 
 import ClaudeStreaming
 import IncrementalJSON
@@ -13,156 +22,241 @@ import IncrementalJSON
 struct SnapshotRenderer {
     let isTerminal: Bool
     var out: OutputWriter
-    /// UTF-8 bytes of text already written, per block index.
+    /// Terminal width for in-place redraws.
+    private let columns: Int
+
+    private enum Cursor: Equatable {
+        /// At the start of a line.
+        case lineStart
+        /// Inside the output of the block at this index.
+        case inBlock(Int)
+        /// Right after a finished text block: the next text block flows on.
+        case afterText
+    }
+
+    /// The message being drawn (block indices restart with each message).
+    private var message: (index: Int, id: String)?
+    private var cursor = Cursor.lineStart
+    /// The first block not fully drawn; blocks after it wait their turn.
+    private var front = 0
+    /// UTF-8 bytes of text drawn so far, per open text or thinking block.
     private var written: [Int: Int] = [:]
-    /// Index of the block whose output is at the end of the screen.
-    private var currentBlock: Int?
-    /// Blocks fully handled (everything before this index is done).
-    private var doneBlocks = 0
-    /// The activity line currently drawn (to redraw it in place).
-    private var activityLine: String?
+    /// The activity line drawn for an open server-tool call (terminal only).
+    private var activityLines: [Int: String] = [:]
+    /// Calls waiting for their result, by `id`.
+    private var awaitingResult: [String: Int] = [:]
+    private var sources = CitationSources()
 
     init(isTerminal: Bool, fileDescriptor: Int32 = 1) {
         self.isTerminal = isTerminal
         out = OutputWriter(fileDescriptor: fileDescriptor)
+        columns = isTerminal ? DisplayWidth.terminalColumns() : Int.max
     }
 
+    /// Draws what `snapshot` adds to the previous one.
+    ///
+    /// Blocks are drawn in content order: the front block as it streams,
+    /// and each later one once the blocks before it are done (the API sends
+    /// blocks one after another; when it interleaves them, a later block's
+    /// text appears, whole so far, when its turn comes). So a snapshot
+    /// costs its new output plus O(1), however many blocks are open.
+    ///
+    /// - Complexity: O(new output) amortised.
     mutating func render(_ snapshot: MessageSnapshot) {
-        var index = doneBlocks
-        let content = snapshot.content
-        while let block = content.block(at: index) {
-            draw(block, at: index, in: snapshot)
-            // A server tool call stays in view until its outcome is drawn.
-            let awaitsOutcome: Bool
-            if case .toolUse(let call) = block, call.kind == .serverToolUse { awaitsOutcome = written[index] != -1 } else { awaitsOutcome = false }
-            if block.isComplete && !awaitsOutcome && index == doneBlocks { doneBlocks += 1 }
-            index += 1
-        }
+        startMessageIfNew(snapshot)
+        drawFromFront(snapshot.content, includingOpen: false)
         out.flush()
     }
 
-    /// Writes the closing summary (stop reason and usage).
+    /// Draws from the front block on; stops at the first block still open
+    /// unless `includingOpen` (the message is over: draw what there is).
+    private mutating func drawFromFront(_ content: ContentList, includingOpen: Bool) {
+        while let block = content.block(at: front) {
+            if !draw(block, at: front) {
+                guard includingOpen else { return }
+                drawUnfinished(block, at: front)
+            }
+            front += 1
+        }
+    }
+
+    /// Writes the closing summary (stop reason, refusal, usage) and the sources cited.
     mutating func finish(_ snapshot: MessageSnapshot, note: String? = nil) {
+        startMessageIfNew(snapshot)
+        drawFromFront(snapshot.content, includingOpen: true)
         endLine()
         let usage = snapshot.usage
         var parts: [String] = []
         if let reason = snapshot.stopReason { parts.append("stop: \(reason)") }
+        if let details = snapshot.stopDetails, let refusal = Self.describeStopDetails(details) { parts.append(refusal) }
         if let input = usage.inputTokens { parts.append("in \(input)") }
         if let output = usage.outputTokens { parts.append("out \(output) tokens") }
         if snapshot.model != snapshot.requestedModel { parts.append("served by \(snapshot.model)") }
         if let note { parts.append(note) }
-        write(dim("\n── " + parts.joined(separator: " · ") + "\n"))
+        if !sources.lines.isEmpty {
+            write("\nSources:\n")
+            for (offset, line) in sources.lines.enumerated() { write("[\(offset + 1)] \(line)\n") }
+        }
+        write(dim("\n── " + parts.joined(separator: " · ")) + "\n")
         out.flush()
+    }
+
+    private mutating func startMessageIfNew(_ snapshot: MessageSnapshot) {
+        if let message, message.index == snapshot.messageIndex, message.id == snapshot.id { return }
+        if message != nil { endLine() }
+        message = (snapshot.messageIndex, snapshot.id)
+        front = 0
+        written = [:]
+        activityLines = [:]
+        awaitingResult = [:]
+        sources = CitationSources()
     }
 
     // MARK: Drawing one block
 
-    private mutating func draw(_ block: ContentBlock, at index: Int, in snapshot: MessageSnapshot) {
+    /// Draws what is new in `block`; returns true when it is finished.
+    private mutating func draw(_ block: ContentBlock, at index: Int) -> Bool {
         switch block {
         case .text(let text):
-            stream(text.text, at: index, prefix: "")
+            stream(text.text, at: index, prefix: nil)
+            guard text.isComplete else { return false }
+            let markers = sources.markers(for: text.citations)
+            if !markers.isEmpty { write(markers) }
+            finishStream(at: index, isText: true)
         case .thinking(let thinking):
-            stream(thinking.thinking, at: index, prefix: dim("thinking: "), dimmed: true)
+            stream(thinking.thinking, at: index, prefix: "thinking: ")
+            guard thinking.isComplete else { return false }
+            finishStream(at: index, isText: false)
         case .toolUse(let call) where call.kind == .serverToolUse:
-            let activity = snapshot.serverToolActivities.first { $0.contentIndex == index }
-            drawActivity(call, outcome: activity?.outcome, at: index)
+            return drawServerCall(call, at: index)
         case .toolUse(let call):
-            guard call.isComplete, written[index] == nil else { return }
-            written[index] = 0
-            begin(index)
-            write("→ \(call.name)(\(call.finalInput.compactJSON))\n")
-            currentBlock = nil
+            guard call.isComplete else { return false }
+            line(Self.describeClientCall(call), at: index)
+            if call.kind == .mcpToolUse { awaitingResult[call.id] = index }
+        case .toolResult(let result):
+            guard result.isComplete else { return false }
+            if awaitingResult.removeValue(forKey: result.toolUseID) != nil {
+                line("  " + Self.describe(result), at: index)
+            } else {
+                // The call was in an earlier response (or never seen).
+                line("  " + Self.describe(result) + dim(" (result of \(result.toolUseID))"), at: index)
+            }
         case .fallback(let fallback):
-            guard written[index] == nil else { return }
-            written[index] = 0
-            begin(index)
-            write(dim("↪ \(fallback.fromModel ?? "?") handed over to \(fallback.toModel ?? "?")\n"))
-            currentBlock = nil
-        case .toolResult, .redactedThinking, .containerUpload, .compaction, .unknown:
-            guard block.isComplete, written[index] == nil else { return }
-            written[index] = 0
-            if case .toolResult = block { return }  // shown on its call's line
-            begin(index)
-            write(dim("[\(block.type)]\n"))
-            currentBlock = nil
+            line(dim("↪ \(fallback.fromModel ?? "a model") declined; \(fallback.toModel ?? "another model") continued"
+                + (fallback.trigger.map { " (\(Self.short($0)))" } ?? "")), at: index)
+        case .redactedThinking:
+            guard block.isComplete else { return false }
+            line(dim("[redacted thinking]"), at: index)
+        case .containerUpload(let upload):
+            guard block.isComplete else { return false }
+            line(dim("[container upload \(upload.start["file_id"]?.stringValue ?? "?")]"), at: index)
+        case .compaction(let compaction):
+            guard compaction.isComplete else { return false }
+            let summary = compaction.content.map { ": " + Self.firstLine($0, limit: 120) } ?? ""
+            line(dim("[compaction\(summary)]"), at: index)
+        case .unknown(let opaque):
+            guard opaque.isComplete else { return false }
+            line(dim("[\(opaque.type) block]"), at: index)
         }
+        return true
     }
 
-    private mutating func stream(_ text: AppendOnlyText, at index: Int, prefix: String, dimmed: Bool = false) {
+    private mutating func stream(_ text: AppendOnlyText, at index: Int, prefix: String?) {
         let done = written[index] ?? 0
-        guard text.utf8Count > done || written[index] == nil else { return }
-        if currentBlock != index {
-            begin(index)
-            write(prefix)
+        let count = text.utf8Count
+        guard count > done || written[index] == nil else { return }
+        if cursor != .inBlock(index) {
+            // A text block that follows a finished text block flows on.
+            if !(prefix == nil && cursor == .afterText) { endLine() }
+            cursor = .inBlock(index)
+            if let prefix { write(dim(prefix)) }
         }
-        if dimmed && isTerminal { write("\u{1B}[2m") }
-        text.utf8.withUnsafeBufferPointer { bytes in
-            out.write(bytes: UnsafeBufferPointer(rebasing: bytes[done..<bytes.count]))
+        if count > done {
+            let dimmed = prefix != nil && isTerminal
+            if dimmed { write("\u{1B}[2m") }
+            let terminal = isTerminal
+            text.utf8.withUnsafeBufferPointer { bytes in
+                let new = UnsafeBufferPointer(rebasing: bytes[done..<bytes.count])
+                // On a terminal, control characters in the model's text (an
+                // escape sequence, a carriage return) would move the cursor
+                // or restyle the screen: each is drawn as `�` instead.
+                if terminal && new.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F }) {
+                    out.write(bytes: new.lazy.flatMap { byte -> [UInt8] in
+                        (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F ? [0xEF, 0xBF, 0xBD] : [byte]
+                    })
+                } else {
+                    out.write(bytes: new)
+                }
+            }
+            if dimmed { write("\u{1B}[0m") }
         }
-        if dimmed && isTerminal { write("\u{1B}[0m") }
-        written[index] = text.utf8Count
+        written[index] = count
     }
 
-    private mutating func drawActivity(_ call: ToolUseBlock, outcome: ServerToolOutcome?, at index: Int) {
-        if written[index] == -1 { return }  // finished with its outcome
-        let line = "⚙ " + Self.describe(call)
-        if isTerminal {
-            if currentBlock != index { begin(index) } else { write("\r\u{1B}[K") }
-            write(line)
-            activityLine = line
-        } else if call.isComplete && written[index] == nil {
-            begin(index)
-            write(line)
-            written[index] = 0
-        }
-        if let outcome {
-            write("\n  " + Self.describe(outcome) + "\n")
-            written[index] = -1
-            currentBlock = nil
-            activityLine = nil
-        }
+    private mutating func finishStream(at index: Int, isText: Bool) {
+        written[index] = nil
+        if isText && cursor == .inBlock(index) { cursor = .afterText }
     }
 
-    private mutating func begin(_ index: Int) {
+    /// A call the stream cut off before its input was complete: drawn with
+    /// the input so far, marked, so a truncated stream still shows it.
+    private mutating func drawUnfinished(_ block: ContentBlock, at index: Int) {
+        guard case .toolUse(let call) = block else { return }
+        let text = call.kind == .serverToolUse ? "⚙ " + Self.describeServerCall(call) : Self.describeClientCall(call)
+        // The mark takes 19 columns; the call is cut to leave room for it.
+        let shown = DisplayWidth.fit(text, columns: columns - 19).text + dim(" (input incomplete)")
+        if activityLines[index] != nil, cursor == .inBlock(index) {
+            write("\r\u{1B}[K" + shown + "\n")
+            cursor = .lineStart
+        } else {
+            line(shown, at: index)
+        }
+        activityLines[index] = nil
+    }
+
+    /// A server tool call: one line while its input streams (redrawn on a
+    /// terminal), final when complete; then it waits for its result.
+    private mutating func drawServerCall(_ call: ToolUseBlock, at index: Int) -> Bool {
+        if call.isComplete {
+            let text = "⚙ " + Self.describeServerCall(call)
+            if activityLines[index] != nil, cursor == .inBlock(index) {
+                write("\r\u{1B}[K" + DisplayWidth.fit(text, columns: columns).text + "\n")
+                cursor = .lineStart
+            } else {
+                line(DisplayWidth.fit(text, columns: columns).text, at: index)
+            }
+            activityLines[index] = nil
+            awaitingResult[call.id] = index
+            return true
+        }
+        guard isTerminal else { return false }
+        if let drawn = activityLines[index], drawn.hasSuffix("…") { return false }  // cut: later input is off screen
+        let text = DisplayWidth.fit("⚙ " + Self.describeServerCall(call), columns: columns).text
+        guard text != activityLines[index] else { return false }
+        if cursor == .inBlock(index) {
+            write("\r\u{1B}[K")
+        } else {
+            endLine()
+            cursor = .inBlock(index)
+        }
+        write(text)
+        activityLines[index] = text
+        return false
+    }
+
+    /// A whole line for the block at `index`.
+    private mutating func line(_ text: String, at index: Int) {
         endLine()
-        currentBlock = index
+        write(text + "\n")
+        cursor = .lineStart
     }
 
     private mutating func endLine() {
-        if currentBlock != nil { write("\n") }
-        currentBlock = nil
+        if cursor != .lineStart { write("\n") }
+        cursor = .lineStart
     }
 
     private mutating func write(_ text: String) { out.write(text) }
 
     private func dim(_ text: String) -> String { isTerminal ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
-
-    // MARK: Text for activities
-
-    static func describe(_ call: ToolUseBlock) -> String {
-        switch ServerToolRequest(name: call.name, input: call.input) {
-        case .webSearch(let query): return "web search: \(query ?? "…")"
-        case .webFetch(let url): return "web fetch: \(url ?? "…")"
-        case .codeExecution(let code): return "code: \(code?.split(separator: "\n").first.map(String.init) ?? "…")"
-        case .bash(let command): return "bash: \(command ?? "…")"
-        case .textEditor(let command, let path): return "editor: \(command ?? "…") \(path ?? "")"
-        case .other(let name, let input): return "\(name): \(input.compactJSON)"
-        }
-    }
-
-    static func describe(_ outcome: ServerToolOutcome) -> String {
-        switch outcome {
-        case .webSearchResults(let results):
-            let titles = results.prefix(3).map { "\($0.title ?? "untitled") <\($0.url ?? "")>" }
-            return "→ \(results.count) results: " + titles.joined(separator: "; ")
-        case .webFetch(let url, let retrievedAt, _):
-            return "→ fetched \(url ?? "?")" + (retrievedAt.map { " at \($0)" } ?? "")
-        case .execution(let stdout, let stderr, let code, _):
-            let output = (stdout ?? "").split(separator: "\n").prefix(3).joined(separator: " ⏎ ")
-            return "→ exit \(code.map(String.init) ?? "?")" + (output.isEmpty ? "" : ": \(output)")
-                + ((stderr ?? "").isEmpty ? "" : " (stderr: \(stderr ?? ""))")
-        case .error(let type, let code): return "→ error \(code ?? type)"
-        case .other(let block): return "→ \(block.type)"
-        }
-    }
 }

@@ -1,9 +1,11 @@
 // claude-stream: the command line over the streaming core.
 //
-// Each subcommand lives in its own file as a type with
-// `static func run(_ arguments: [String]) -> Int32` returning the exit code.
-// The contract (flags, output, exit codes) is in README.md and must stay
-// stable: outside checks drive it.
+// Each subcommand lives in its own file as a type with `usage` (its help
+// text) and `run(_:)` returning the exit code; `commands` below is the one
+// table of them, so a new subcommand is one entry. `-h`/`--help` anywhere in
+// a subcommand's arguments prints that command's usage and exits 0, before
+// the command parses anything. The contract (flags, output, exit codes) is
+// in README.md and must stay stable: outside checks drive it.
 
 #if canImport(Glibc)
 import Glibc
@@ -11,33 +13,68 @@ import Glibc
 import Darwin
 #endif
 
+/// The version `claude-stream --version` prints.
+let version = "0.4.0"
+
+/// One subcommand: its name, a one-line summary, its usage text, its entry.
+struct Subcommand {
+    var name: String
+    var summary: String
+    var usage: String
+    var run: ([String]) async -> Int32
+}
+
+let commands: [Subcommand] = [
+    Subcommand(name: "replay", summary: "render a recorded stream as it builds up (bundled recording without FILE, stdin with -)",
+               usage: ReplayCommand.usage, run: { ReplayCommand.run($0) }),
+    Subcommand(name: "events", summary: "one JSON line per dispatched server-sent event (stdin without FILE)",
+               usage: EventsCommand.usage, run: { EventsCommand.run($0) }),
+    Subcommand(name: "json", summary: "validate and print one JSON text (stdin without FILE)",
+               usage: JSONCommand.usage, run: { JSONCommand.run($0) }),
+    Subcommand(name: "chat", summary: "stream a real request (key from ANTHROPIC_API_KEY)",
+               usage: ChatCommand.usage, run: { await ChatCommand.run($0) }),
+]
+
 let usage = """
-    usage: claude-stream <command> [options]
+    usage: claude-stream <command> [options]      (claude-stream <command> --help for its options)
 
     commands:
-      replay [FILE]   render a recorded stream as it builds up (bundled recording without FILE)
-      events [FILE]   one JSON line per dispatched server-sent event (stdin without FILE)
-      json [FILE]     validate and print one JSON text (stdin without FILE)
-      chat PROMPT     stream a real request (key from ANTHROPIC_API_KEY)
-    """
+    \(commands.map { "  " + $0.name + String(repeating: " ", count: max(1, 8 - $0.name.count)) + $0.summary }.joined(separator: "\n"))
+
+      --version       print the version
+      -h, --help      this text
+
+    """ + ExitCodes.text
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let command = arguments.first else {
+guard let first = arguments.first else {
     CLIOutput.standardError(usage)
-    exit(64)
+    exit(ExitCodes.usage)
 }
 let rest = Array(arguments.dropFirst())
 let status: Int32
-switch command {
-case "events": status = EventsCommand.run(rest)
-case "json": status = JSONCommand.run(rest)
-case "replay": status = ReplayCommand.run(rest)
-case "chat": status = await ChatCommand.run(rest)
-case "-h", "--help", "help":
-    CLIOutput.standardOutput(usage)
-    status = 0
-default:
-    CLIOutput.standardError("claude-stream: unknown command '\(command)'\n\n" + usage)
-    status = 64
+if let command = commands.first(where: { $0.name == first }) {
+    if rest.contains("-h") || rest.contains("--help") {
+        CLIOutput.standardOutput(command.usage)
+        status = ExitCodes.success
+    } else {
+        status = await command.run(rest)
+    }
+} else {
+    switch first {
+    case "-h", "--help", "help":
+        if let named = rest.first, let command = commands.first(where: { $0.name == named }) {
+            CLIOutput.standardOutput(command.usage)
+        } else {
+            CLIOutput.standardOutput(usage)
+        }
+        status = ExitCodes.success
+    case "--version", "version":
+        CLIOutput.standardOutput("claude-stream \(version)")
+        status = ExitCodes.success
+    default:
+        CLIOutput.standardError("claude-stream: unknown command '\(first)'\n\n" + usage)
+        status = ExitCodes.usage
+    }
 }
 exit(status)

@@ -4,6 +4,9 @@
 import ClaudeStreaming
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `claude-stream` beside this test bundle.
 struct CLI {
@@ -32,8 +35,19 @@ struct CLI {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = inPipe
+        // A child that exits without reading (a usage error) closes the pipe:
+        // the write must then fail quietly, not trap in FileHandle or raise SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
-        if let input { inPipe.fileHandleForWriting.write(Data(input)) }
+        if let input {
+            let descriptor = inPipe.fileHandleForWriting.fileDescriptor
+            var offset = 0
+            while offset < input.count {
+                let written = input.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+                if written <= 0 { if written < 0 && errno == EINTR { continue } else { break } }
+                offset += written
+            }
+        }
         try inPipe.fileHandleForWriting.close()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()

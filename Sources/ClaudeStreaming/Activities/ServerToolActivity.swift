@@ -64,7 +64,11 @@ public enum ServerToolOutcome: Sendable, Hashable {
     /// A result this package does not type: its block, verbatim.
     case other(ToolResultBlock)
 
-    init(_ block: ToolResultBlock) {
+    /// Types the result `block` (a renderer that meets result blocks one by
+    /// one uses this instead of ``MessageSnapshot/serverToolActivities``).
+    ///
+    /// - Complexity: O(size of the block's content).
+    public init(_ block: ToolResultBlock) {
         let content = block.content ?? .null
         if let type = content["type"]?.stringValue, type.hasSuffix("_error") {
             self = .error(type: type, errorCode: content["error_code"]?.stringValue)

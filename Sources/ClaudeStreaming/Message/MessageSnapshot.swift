@@ -152,14 +152,7 @@ public struct MessageSnapshot: Sendable, Hashable {
         }
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        (lhs.header === rhs.header || lhs.header.value == rhs.header.value) && lhs.content == rhs.content
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(header.value)
-        hasher.combine(content)
-    }
+    // `==` and `hash(into:)` are in MessageSnapshot+Equality.swift.
 }
 
 /// The fields of a message besides its content.

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Outside figures of the claude-stream command line, each beside its baseline
+in the same run: CPU time from the child's rusage (minimum of 5 runs), peak
+resident memory, and first-event latency on a live pipe.
+
+usage: Benchmarks/cli/figures.py [PATH-TO-claude-stream]
+       (default .build/release/claude-stream; build it with
+        swift build -c release --product claude-stream)
+
+Streams are generated here, never stored: 64 MiB of the recorded corpus
+(../shared/corpus/anthropic-sse) repeated, and a 122 MB stream with 16 MiB
+of tool input streamed in 16-byte deltas.
+"""
+import glob, os, resource, subprocess, sys, tempfile, time
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/claude-stream"
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/corpus/anthropic-sse")
+
+
+def child_cpu(command, stdin=None, stdout=subprocess.DEVNULL):
+    """CPU seconds and peak RSS (KiB) of one run of `command`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    process = subprocess.Popen(command, stdin=subprocess.PIPE if stdin is not None else None, stdout=stdout)
+    if stdin is not None:
+        for piece in stdin():
+            process.stdin.write(piece)
+        process.stdin.close()
+    _, status, usage = os.wait4(process.pid, 0)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+
+
+def best_of(runs, command):
+    return min(child_cpu(command)[0] for _ in range(runs))
+
+
+def realistic_stream(path, size=64 << 20):
+    recordings = sorted(glob.glob(os.path.join(CORPUS, "*.sse")))
+    if not recordings:
+        sys.exit("corpus absent: " + CORPUS)
+    body = b"".join(open(name, "rb").read() for name in recordings)
+    with open(path, "wb") as out:
+        written = 0
+        while written < size:
+            piece = body[: size - written]
+            out.write(piece)
+            written += len(piece)
+
+
+def tool_input_stream(input_bytes=16 << 20):
+    yield (b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_big","type":"message",'
+           b'"role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,'
+           b'"usage":{"input_tokens":1,"output_tokens":1}}}\n\n'
+           b'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":'
+           b'{"type":"tool_use","id":"toolu_big","name":"write","input":{}}}\n\n')
+    delta = lambda s: b'data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"' + s + b'"}}\n\n'
+    yield delta(b'{\\"data\\": \\"')
+    block = delta(b"abcdefghijklmnop") * 8192
+    for _ in range(input_bytes // 16 // 8192):
+        yield block
+    yield delta(b'\\"}') + (b'data: {"type":"content_block_stop","index":0}\n\n'
+        b'data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":9}}\n\n'
+        b'data: {"type":"message_stop"}\n\n')
+
+
+def first_event_latency():
+    process = subprocess.Popen([BINARY, "events"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    time.sleep(0.3)  # started and waiting
+    start = time.monotonic()
+    process.stdin.write(b"data: one\n\n")
+    process.stdout.readline()
+    latency = time.monotonic() - start
+    process.stdin.close()
+    process.wait()
+    return latency
+
+
+# Memory first, while this script is small: a forked child starts with the
+# parent's resident pages, and ru_maxrss would count them.
+size = sum(len(p) for p in tool_input_stream())
+small_peak = child_cpu([BINARY, "replay", "--final-json", "-"], stdin=lambda: tool_input_stream(1 << 10))[1]
+cpu, peak, status = child_cpu([BINARY, "replay", "--final-json", "-"], stdin=tool_input_stream)
+print(f"replay --final-json, {size / 1e6:.1f} MB stream with 16 MiB of tool input through a pipe: peak RSS {peak / 1024:.1f} MiB "
+      f"(exit {status}, {cpu:.2f} s CPU); same command on a 1 KiB input: {small_peak / 1024:.1f} MiB")
+latencies = sorted(first_event_latency() for _ in range(5))
+print("first event of a live pipe: " + ", ".join(f"{l * 1000:.1f} ms" for l in latencies))
+
+with tempfile.TemporaryDirectory() as directory:
+    stream = os.path.join(directory, "stream.sse")
+    realistic_stream(stream)
+    wc = best_of(5, ["wc", "-l", stream])
+    events = best_of(5, [BINARY, "events", "--count", stream])
+    print(f"events --count, 64 MiB of recorded streams: {events:.4f} s CPU; wc -l {wc:.4f} s; ratio {events / max(wc, 1e-9):.2f}x")
