@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ServerSentEvents", targets: ["ServerSentEvents"]),
+        .library(name: "AWSEventStream", targets: ["AWSEventStream"]),
         .library(name: "IncrementalJSON", targets: ["IncrementalJSON"]),
         .library(name: "ClaudeStreaming", targets: ["ClaudeStreaming"]),
         .library(name: "ClaudeTransport", targets: ["ClaudeTransport"]),
@@ -29,10 +30,12 @@ let package = Package(
         .executable(name: "fuzz-typed", targets: ["fuzz-typed"]),
         .executable(name: "fuzz-replay", targets: ["fuzz-replay"]),
         .executable(name: "fuzz-transport-frames", targets: ["fuzz-transport-frames"]),
+        .executable(name: "fuzz-aws-eventstream", targets: ["fuzz-aws-eventstream"]),
     ],
     targets: [
         // MARK: Library modules
         .target(name: "ServerSentEvents", swiftSettings: strict),
+        .target(name: "AWSEventStream", swiftSettings: strict),
         .target(name: "IncrementalJSON", swiftSettings: strict),
         .target(
             name: "ClaudeStreaming",
@@ -58,7 +61,7 @@ let package = Package(
         // `swift test` replays the regression corpus through the same code.
         .target(
             name: "FuzzProperties",
-            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
             path: "Fuzz/FuzzProperties",
             swiftSettings: strict),
         .executableTarget(name: "fuzz-sse", dependencies: ["FuzzProperties"], path: "Fuzz/sse/Entry", swiftSettings: strict),
@@ -69,8 +72,12 @@ let package = Package(
         .executableTarget(
             name: "fuzz-transport-frames", dependencies: ["FuzzProperties"], path: "Fuzz/transport-frames/Entry",
             swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-aws-eventstream", dependencies: ["FuzzProperties"], path: "Fuzz/aws-eventstream/Entry",
+            swiftSettings: strict),
 
         // MARK: Tests
+        .testTarget(name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
