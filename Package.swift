@@ -4,7 +4,7 @@
 // only the standard library, Foundation, Glibc/Darwin and Synchronization.
 //
 // Library modules form a strict chain; each knows nothing of those after it:
-//   ServerSentEvents, IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport
+//   ServerSentEvents, AWSEventStream, IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport
 // The benchmark and fuzz targets live in Benchmarks/ and Fuzz/ (declared here
 // with `path:`) so that building the library stays small.
 import PackageDescription
@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "IncrementalJSON", swiftSettings: strict),
         .target(
             name: "ClaudeStreaming",
-            dependencies: ["ServerSentEvents", "IncrementalJSON"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON"],
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["ClaudeStreaming"], swiftSettings: strict),
 
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
-        .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),
         .testTarget(
             name: "ClaudeTransportTests", dependencies: ["ClaudeTransport", "FuzzProperties"], resources: [.copy("Server")], swiftSettings: strict),
