@@ -52,7 +52,7 @@ let package = Package(
         // MARK: Benchmarks
         .executableTarget(
             name: "claude-stream-bench",
-            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "FuzzProperties"],
             path: "Benchmarks/claude-stream-bench",
             swiftSettings: strict),
 

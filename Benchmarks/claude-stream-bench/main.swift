@@ -15,6 +15,7 @@ let registeredSuites: [BenchmarkSuite] = [
     JSONBenchmarks.suite,
     AccumulatorBenchmarks.suite,
     TransportBenchmarks.suite,
+    AWSEventStreamBenchmarks.suite,
 ]
 
 if CommandLine.arguments.dropFirst().first == "--memory-probe" {

@@ -31,8 +31,12 @@ public struct MessagesClient: Sendable {
     public func stream(_ request: MessageRequest) throws(TransportError) -> MessageSnapshotStream {
         let credentials = try _checkedCredentials()
         let encoded: EncodedRequest
-        do { encoded = try RequestEncoder.encode(request) } catch { throw .invalidRequest(error) }
-        let driver = _StreamDriver(configuration: configuration, credentials: credentials, encoded: encoded)
+        let url: URL
+        do {
+            encoded = try configuration.endpoint._adapt(RequestEncoder.encode(request))
+            url = try configuration.endpoint._url(model: request.model.id, anthropicBase: configuration.baseURL)
+        } catch { throw .invalidRequest(error) }
+        let driver = _StreamDriver(configuration: configuration, credentials: credentials, encoded: encoded, url: url)
         return MessageSnapshotStream(_channel: _SnapshotChannel { channel in driver.start(channel) })
     }
 
@@ -56,6 +60,9 @@ public struct MessagesClient: Sendable {
     }
 
     func _checkedCredentials() throws(TransportError) -> Credentials {
+        if configuration.credentials == nil, configuration.endpoint._signer != nil {
+            return .proxied(headers: [])  // the signer authenticates
+        }
         guard let credentials = configuration.credentials else {
             throw .missingCredential("no API key or credential configured (ANTHROPIC_API_KEY is unset)")
         }
@@ -71,6 +78,7 @@ struct _StreamDriver: Sendable {
     let configuration: ClientConfiguration
     let credentials: Credentials
     let encoded: EncodedRequest
+    let url: URL
 
     func start(_ channel: _SnapshotChannel) {
         let task = Task { await run(channel) }
@@ -119,20 +127,28 @@ struct _StreamDriver: Sendable {
     }
 
     private func attempt(_ channel: _SnapshotChannel, bearer: String?) async -> _AttemptStart {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("v1/messages"))
+        var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.httpBody = Data(encoded.body)
         request.timeoutInterval = configuration.idleTimeout
         for header in encoded.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         switch credentials {
+        case .apiKey(let key) where configuration.endpoint._sendsKeyAsBearer:
+            request.setValue("Bearer \(key)", forHTTPHeaderField: "authorization")
         case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
         case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         case .bearer: request.setValue("Bearer \(bearer ?? "")", forHTTPHeaderField: "authorization")
         }
 
+        let signed: [String]
+        do { signed = try await configuration.endpoint._sign(&request, headers: encoded.headers) } catch {
+            return .failed(.credentialProvider("request signer failed: \(type(of: error))"))
+        }
+        var options = configuration.accumulatorOptions
+        options.framing = configuration.endpoint.framing
         let session = _session(delegate: _StreamingDelegate(
-            channel: channel, options: configuration.accumulatorOptions,
-            secrets: credentials._secrets + (bearer.map { [$0] } ?? []),
+            channel: channel, options: options,
+            secrets: credentials._secrets + (bearer.map { [$0] } ?? []) + signed,
             maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
         guard let delegate = session.delegate as? _StreamingDelegate else { return .failed(.network("no delegate")) }
         let task = session.dataTask(with: request)

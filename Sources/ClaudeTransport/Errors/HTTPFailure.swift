@@ -69,6 +69,11 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
             errorType = value["error"]?["type"]?.stringValue
             message = value["error"]?["message"]?.stringValue
             bodyRequestID = value["request_id"]?.stringValue
+            if errorType == nil, message == nil {
+                // Bedrock: {"message": …} with the type in x-amzn-errortype ("ValidationException:http://…").
+                message = value["message"]?.stringValue ?? value["Message"]?.stringValue
+                errorType = header("x-amzn-errortype")?.split(separator: ":").first.map(String.init)
+            }
         } else if !body.isEmpty {
             // A proxy's HTML page or plain text: keep a short readable prefix.
             message = String(decoding: body.prefix(200), as: UTF8.self)
@@ -77,7 +82,7 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
             status: status,
             kind: Self._kind(status: status, errorType: errorType, message: message),
             errorType: errorType, message: message,
-            requestID: header("request-id") ?? bodyRequestID,
+            requestID: header("request-id") ?? bodyRequestID ?? header("x-amzn-requestid"),
             retryAfter: header("retry-after").flatMap { Self.parseRetryAfter($0, now: now) })
     }
 

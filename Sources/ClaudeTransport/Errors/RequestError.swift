@@ -12,6 +12,8 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictingDomainFilters(ServerToolKind)
     case noMessages
     case invalidMaxTokens(Int)
+    /// A Bedrock or Vertex endpoint that cannot form a URL (region, project).
+    case invalidEndpoint(String)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
             "a request needs at least one message"
         case .invalidMaxTokens(let value):
             "max_tokens must be positive, got \(value)"
+        case .invalidEndpoint(let what):
+            "invalid endpoint: \(what)"
         }
     }
 }
