@@ -1,9 +1,10 @@
 // CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the checksum of the
 // AWS event-stream prelude and message.
 //
-// Slicing-by-8: eight 256-entry tables let the loop fold 8 input bytes per
-// step with independent table loads instead of one dependent load per byte,
-// which is what makes framing run at memory-ish speed rather than ~400 MB/s.
+// Slicing-by-16: sixteen 256-entry tables (16 KiB, L1-resident) let the loop
+// fold 16 input bytes per step with independent table loads instead of one
+// dependent load per byte (~400 MB/s); slicing-by-8 measured 1.44 GB/s of
+// framing here, by-16 is what the Bedrock framing target needs.
 // The tables are built once and reached through a raw pointer so the loop
 // has no bounds checks or lazy-initialisation checks inside it.
 
@@ -28,7 +29,25 @@ public enum CRC32 {
         var crc = ~checksum
         var i = 0
         let count = bytes.count
-        while count - i >= 8 {
+        while count - i >= 16 {
+            let w0 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let w1 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self))
+            let a = UInt32(truncatingIfNeeded: w0) ^ crc
+            let b = UInt32(truncatingIfNeeded: w0 &>> 32)
+            let c = UInt32(truncatingIfNeeded: w1)
+            let d = UInt32(truncatingIfNeeded: w1 &>> 32)
+            let ab = table[15 &* 256 &+ Int(a & 0xFF)] ^ table[14 &* 256 &+ Int((a &>> 8) & 0xFF)]
+                ^ table[13 &* 256 &+ Int((a &>> 16) & 0xFF)] ^ table[12 &* 256 &+ Int(a &>> 24)]
+                ^ table[11 &* 256 &+ Int(b & 0xFF)] ^ table[10 &* 256 &+ Int((b &>> 8) & 0xFF)]
+                ^ table[9 &* 256 &+ Int((b &>> 16) & 0xFF)] ^ table[8 &* 256 &+ Int(b &>> 24)]
+            let cd = table[7 &* 256 &+ Int(c & 0xFF)] ^ table[6 &* 256 &+ Int((c &>> 8) & 0xFF)]
+                ^ table[5 &* 256 &+ Int((c &>> 16) & 0xFF)] ^ table[4 &* 256 &+ Int(c &>> 24)]
+                ^ table[3 &* 256 &+ Int(d & 0xFF)] ^ table[2 &* 256 &+ Int((d &>> 8) & 0xFF)]
+                ^ table[1 &* 256 &+ Int((d &>> 16) & 0xFF)] ^ table[Int(d &>> 24)]
+            crc = ab ^ cd
+            i &+= 16
+        }
+        if count - i >= 8 {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             let low = UInt32(truncatingIfNeeded: word) ^ crc
             let high = UInt32(truncatingIfNeeded: word &>> 32)
@@ -57,20 +76,20 @@ public enum CRC32 {
     }
 }
 
-/// The eight slicing tables, 8 × 256 entries, built once and never freed.
+/// The sixteen slicing tables, 16 × 256 entries, built once and never freed.
 /// Immutable after `init`, so sharing the pointer across tasks is safe.
 final class _CRC32Tables: @unchecked Sendable {
     static let shared = _CRC32Tables()
     let base: UnsafePointer<UInt32>
 
     private init() {
-        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 8 * 256)
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 16 * 256)
         for n in 0..<256 {
             var c = UInt32(n)
             for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
             table[n] = c
         }
-        for k in 1..<8 {
+        for k in 1..<16 {
             for n in 0..<256 {
                 let previous = table[(k - 1) * 256 + n]
                 table[k * 256 + n] = (previous >> 8) ^ table[Int(previous & 0xFF)]

@@ -33,8 +33,11 @@ extension _AccumulatorState {
                 type: error?["type"]?.stringValue ?? "unknown_error",
                 message: error?["message"]?.stringValue ?? "",
                 requestID: event["request_id"]?.stringValue)))
-        case "completion", nil where event["completion"] != nil:
-            // Text Completions chunks (Bedrock claude-v2 / claude-instant), some typed "completion".
+        case "completion":
+            // Text Completions chunks (Bedrock claude-v2 / claude-instant), some typed "completion"…
+            throw .kind(.legacyTextCompletions)
+        case nil where event["completion"] != nil:
+            // … most not typed at all.
             throw .kind(.legacyTextCompletions)
         default:
             return false  // ping, and event types this package does not know

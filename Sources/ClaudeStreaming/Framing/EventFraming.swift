@@ -3,7 +3,7 @@
 // the hot delta path, snapshots) is shared, so a Bedrock stream and the
 // same events over SSE give the same snapshots.
 
-public import AWSEventStream
+import AWSEventStream
 
 /// How the events of a stream are framed on the wire.
 public enum EventFraming: String, Sendable, Hashable, CaseIterable {

@@ -12,6 +12,14 @@
 
 import IncrementalJSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Decodes the `bytes` member of `payload` into `event`. Returns nil on
 /// success, else what is wrong with the payload.
 func _unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8], options: JSONParserOptions) -> String? {
@@ -104,6 +112,15 @@ struct _ChunkScanner {
     private mutating func string() -> Range<Int>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = i
+        // Fast path (base64, padding): the first quote, with no backslash before it.
+        if let base = bytes.baseAddress, i < bytes.count,
+           let quote = memchr(base + i, 0x22, bytes.count - i) {
+            let end = UnsafeRawPointer(quote) - base
+            if memchr(base + i, 0x5C, end - i) == nil {
+                i = end + 1
+                return start..<end
+            }
+        }
         while i < bytes.count {
             switch bytes[i] {
             case UInt8(ascii: "\""):
