@@ -209,3 +209,21 @@ struct CloudEndpointTests {
         #expect(ClaudeEndpoint.vertex(project: "p", region: "r").framing == .serverSentEvents)
     }
 }
+
+@Suite struct CloudEndpointCommandLineTests {
+    @Test func flagValuesAndEnvironment() async throws {
+        #expect(ClaudeEndpoint.vertex(projectAndRegion: "proj/us-east5")?.framing == .serverSentEvents)
+        for bad in ["proj", "/us", "proj/", "a/b/c"] { #expect(ClaudeEndpoint.vertex(projectAndRegion: bad) == nil, "\(bad)") }
+        let environment = ["AWS_BEARER_TOKEN_BEDROCK": bedrockKey, "CLOUDSDK_AUTH_ACCESS_TOKEN": vertexToken]
+        guard case .apiKey(let key)? = ClaudeEndpoint.bedrock(region: "us-east-1").credentials(from: environment) else {
+            Issue.record("no Bedrock key"); return
+        }
+        #expect(key == bedrockKey)
+        guard case .bearer(let provider)? = ClaudeEndpoint.vertex(project: "p", region: "r").credentials(from: environment) else {
+            Issue.record("no Vertex token"); return
+        }
+        #expect(try await provider.token(refresh: true) == vertexToken)
+        #expect(ClaudeEndpoint.anthropic.credentials(from: environment) == nil)
+        #expect(ClaudeEndpoint.bedrock(region: "x").credentials(from: ["AWS_BEARER_TOKEN_BEDROCK": ""]) == nil)
+    }
+}
