@@ -44,8 +44,8 @@ enum AWSEventStreamBenchmarks {
                 results.append(versusSSE)
             }
         }
-        let endToEnd = cpuMeasure(context) { blackHole(accumulate(bedrock, framing: .awsEventStream)) }
-        let sseEndToEnd = cpuMeasure(context) { blackHole(accumulate(sse, framing: .serverSentEvents)) }
+        let endToEnd = cpuMeasure(context) { blackHole(AccumulatorBenchmarks.accumulate(bedrock, snapshots: true, framing: .awsEventStream)) }
+        let sseEndToEnd = cpuMeasure(context) { blackHole(AccumulatorBenchmarks.accumulate(sse, snapshots: true)) }
         var row = BenchmarkResult(
             suite: "aws-eventstream", name: "bedrock bytes to snapshots", bytes: bedrock.count, seconds: endToEnd,
             baselineName: "SSE bytes to snapshots, same events", baselineSeconds: sseEndToEnd, target: "time <= 1.3x SSE (ratio >= 0.769)")
@@ -93,27 +93,6 @@ enum AWSEventStreamBenchmarks {
             offset = end
         }
         return parser.finish() == nil ? seen : -1
-    }
-
-    /// Accumulates `bytes` in 16 KiB chunks with a snapshot per event.
-    @inline(never)
-    static func accumulate(_ bytes: [UInt8], framing: EventFraming) -> Int {
-        var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(allowsSequentialMessages: true, framing: framing))
-        var seen = 0
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let chunk = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + (16 << 10))])
-                do throws(MessageStreamError) {
-                    try accumulator.feed(chunk) { snapshot in seen &+= snapshot.content.count }
-                } catch {
-                    seen = -1
-                    return
-                }
-                offset += 16 << 10
-            }
-        }
-        return seen &+ accumulator.eventCount
     }
 
     /// Median process CPU time of `body` in seconds, after one untimed warm-up.

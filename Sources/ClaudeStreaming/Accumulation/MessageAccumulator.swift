@@ -135,54 +135,38 @@ public struct MessageAccumulator: Sendable {
         _ bytes: UnsafeRawBufferPointer, emitsSnapshots: Bool, onSnapshot: (MessageSnapshot) -> Void
     ) throws(MessageStreamError) {
         if let failure = state.failure { throw failure }
-        if options.framing == .awsEventStream {
-            return try _feedEventStream(bytes, emitsSnapshots: emitsSnapshots, onSnapshot: onSnapshot)
-        }
         // Move the parts out so the event callback can mutate `state` while
-        // `sse` runs, without copying either (the placeholders hold nothing).
-        var parser = sse
-        sse = SSEParser(limits: options.sseLimits)
+        // the framing runs, without copying either (the placeholders hold nothing).
         var working = state
         state = _AccumulatorState(options: options)
-        defer {
-            sse = parser
-            state = working
+        defer { state = working }
+        func deliver(_ changed: Bool) {
+            if changed && emitsSnapshots, let snapshot = working.current { onSnapshot(snapshot) }
         }
-        do {
-            try parser.feed(bytes) { view in
-                guard working.failure == nil else { return }
-                if working.apply(view) && emitsSnapshots, let snapshot = working.current { onSnapshot(snapshot) }
+        switch options.framing {
+        case .serverSentEvents:
+            var parser = sse
+            sse = SSEParser(limits: options.sseLimits)
+            defer { sse = parser }
+            do {
+                try parser.feed(bytes) { view in
+                    guard working.failure == nil else { return }
+                    deliver(working.apply(view))
+                }
+            } catch {
+                working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
             }
-        } catch {
-            working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
-        }
-        if let failure = working.failure { throw failure }
-    }
-
-    private mutating func _feedEventStream(
-        _ bytes: UnsafeRawBufferPointer, emitsSnapshots: Bool, onSnapshot: (MessageSnapshot) -> Void
-    ) throws(MessageStreamError) {
-        var decoder = bedrock
-        bedrock = _BedrockEventDecoder(limits: options.eventStreamLimits)
-        var working = state
-        state = _AccumulatorState(options: options)
-        defer {
-            bedrock = decoder
-            state = working
-        }
-        do throws(_BedrockFailure) {
-            try decoder.feed(bytes, options: options.json) { event, end in
-                guard working.failure == nil else { return }
-                if working.apply(event, streamOffset: end) && emitsSnapshots, let snapshot = working.current { onSnapshot(snapshot) }
-            }
-        } catch {
-            switch error {
-            case .framing(let framing):
-                working.fail(.eventStreamFraming(framing), eventIndex: nil, byteOffset: framing.offset)
-            case .exception(let exception, let offset):
-                working.fail(.eventStreamException(exception), eventIndex: working.eventIndex, byteOffset: offset)
-            case .invalidChunk(let what, let offset):
-                working.fail(.invalidChunkPayload(what), eventIndex: working.eventIndex, byteOffset: offset)
+        case .awsEventStream:
+            var decoder = bedrock
+            bedrock = _BedrockEventDecoder(limits: options.eventStreamLimits)
+            defer { bedrock = decoder }
+            do throws(_BedrockFailure) {
+                try decoder.feed(bytes, options: options.json) { event, end in
+                    guard working.failure == nil else { return }
+                    deliver(working.apply(event, streamOffset: end))
+                }
+            } catch {
+                working.fail(error)
             }
         }
         if let failure = working.failure { throw failure }

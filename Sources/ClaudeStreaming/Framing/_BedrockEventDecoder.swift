@@ -119,3 +119,18 @@ private func _text(_ bytes: UnsafeRawBufferPointer?) -> String? {
     guard let bytes, !bytes.isEmpty else { return nil }
     return String(decoding: bytes, as: UTF8.self)
 }
+
+extension _AccumulatorState {
+    /// Records a Bedrock failure in its place (an exception or malformed
+    /// chunk takes the next event number).
+    mutating func fail(_ failure: _BedrockFailure) {
+        switch failure {
+        case .framing(let framing):
+            fail(.eventStreamFraming(framing), eventIndex: nil, byteOffset: framing.offset)
+        case .exception(let exception, let offset):
+            fail(.eventStreamException(exception), eventIndex: eventIndex, byteOffset: offset)
+        case .invalidChunk(let what, let offset):
+            fail(.invalidChunkPayload(what), eventIndex: eventIndex, byteOffset: offset)
+        }
+    }
+}
