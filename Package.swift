@@ -77,7 +77,7 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: Tests
-        .testTarget(name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "FuzzProperties"], swiftSettings: strict),

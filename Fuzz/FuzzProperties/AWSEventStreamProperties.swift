@@ -7,9 +7,15 @@
 // reached), bytes 1...4 are chunk sizes used in a cycle; the rest is the
 // stream. Byte 0's low bit set also re-frames the rest: it is treated as a
 // list of messages to encode (so CRCs pass and the header and payload
-// paths are reached, not just the prelude check).
+// paths are reached, not just the prelude check). Byte 0's bit 2 instead
+// makes the rest Bedrock `chunk` messages, one per line: a line starting
+// with '!' is a raw chunk payload (for the payload scanner), any other line
+// is an event, base64-wrapped; the accumulator must give the same outcome
+// at any chunking, and, for wrapped events, the same messages as the same
+// events over SSE.
 
 import AWSEventStream
+import ClaudeStreaming
 
 public enum AWSEventStreamFuzzProperty {
     /// Returns nil when the property holds, else a description of the failure.
@@ -22,6 +28,7 @@ public enum AWSEventStreamFuzzProperty {
             : AWSEventStreamLimits(maxMessageBytes: 16 + Int(selector >> 2) * 4, maxHeaderBytes: Int(selector >> 4) * 3)
         let sizes = (1...4).map { Int(input[$0]) % 41 + 1 }
         var stream = Array(input[header...])
+        if selector & 4 != 0 { return checkBedrock(stream, sizes: sizes) }
         if selector & 1 == 1 { stream = reframed(stream) }
         return compare(stream, sizes: sizes, limits: limits)
     }
@@ -44,6 +51,46 @@ public enum AWSEventStreamFuzzProperty {
         }
         if bytes.last == 0xFF, out.count > 4 { out.removeLast(3) }
         return out
+    }
+
+    /// Lines as Bedrock chunks through the accumulator (see the header comment).
+    static func checkBedrock(_ bytes: [UInt8], sizes: [Int]) -> String? {
+        let (body, sse, allWrapped) = bedrockBodies(bytes)
+        let options = MessageAccumulatorOptions(allowsSequentialMessages: true, framing: .awsEventStream)
+        let (whole, _) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: options) }
+        let (split, _) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: sizes, options: options) }
+        if whole != split { return "bedrock chunking \(sizes) changed the outcome:\n\(whole)\nvs\n\(split)" }
+        guard allWrapped else { return nil }
+        let (overSSE, _) = sse.withUnsafeBytes {
+            AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: MessageAccumulatorOptions(allowsSequentialMessages: true))
+        }
+        if whole.messages != overSSE.messages || whole.last != overSSE.last || whole.snapshots != overSSE.snapshots
+            || (whole.error == nil) != (overSSE.error == nil) {
+            return "bedrock and SSE framing of the same events differ:\n\(whole)\nvs\n\(overSSE)"
+        }
+        return nil
+    }
+
+    /// The Bedrock body the lines of `bytes` make, the SSE body of the
+    /// wrapped ones, and whether every line was wrapped (lines with CR are
+    /// left out: SSE would split them).
+    public static func bedrockBodies(_ bytes: [UInt8]) -> (bedrock: [UInt8], sse: [UInt8], allWrapped: Bool) {
+        var body: [UInt8] = []
+        var sse: [UInt8] = []
+        var allWrapped = true
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) where !line.contains(0x0D) {
+            if line.first == UInt8(ascii: "!") {
+                allWrapped = false
+                body += AWSEventStreamEncoder.message(headers: [
+                    AWSEventStreamHeader(name: ":event-type", value: .string("chunk")),
+                    AWSEventStreamHeader(name: ":message-type", value: .string("event")),
+                ], payload: Array(line.dropFirst()))
+            } else {
+                body += AWSEventStreamEncoder.bedrockChunk(event: Array(line), padding: line.count % 7)
+                sse += Array("data: ".utf8) + line + [0x0A, 0x0A]
+            }
+        }
+        return (body, sse, allWrapped)
     }
 
     /// Feeds `stream` in chunks of `sizes` (cycled), then finishes.

@@ -3,6 +3,7 @@
 // reference decoder), so a fixed crash stays fixed without libFuzzer.
 
 import AWSEventStream
+import ClaudeStreaming
 import Foundation
 import FuzzProperties
 import Testing
@@ -33,5 +34,17 @@ import Testing
         #expect(seed.withUnsafeBytes { AWSEventStreamFuzzProperty.check($0) } == nil)
         let stream = AWSEventStreamEncoder.message(headerBlock: [1, 0x61, 2, 7, 1, 0x62], payload: Array("xyz".utf8))
         #expect(AWSEventStreamReference.decode(stream).error?.reason == .headerOverrun)
+    }
+
+    /// The Bedrock mode reaches a complete message through raw and wrapped chunks.
+    @Test func bedrockSeedBuildsAMessage() throws {
+        let seed = Array(try FuzzCorpus.bytes("aws-eventstream", "seeds/bedrock_events"))
+        #expect(seed[0] & 4 != 0)
+        let (body, _, allWrapped) = AWSEventStreamFuzzProperty.bedrockBodies(Array(seed.dropFirst(5)))
+        #expect(!allWrapped)
+        var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(framing: .awsEventStream))
+        _ = try accumulator.feed(body)
+        let message = try accumulator.finish()
+        #expect(message.text == "hi é")
     }
 }
