@@ -14,6 +14,14 @@
 import AWSEventStream
 import IncrementalJSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A `:message-type: exception` (or `error`) message from an AWS event
 /// stream: Bedrock reports mid-stream failures this way
 /// (`throttlingException`, `modelStreamErrorException`, `validationException`, …).
@@ -39,7 +47,7 @@ enum _BedrockFailure: Error {
 struct _BedrockEventDecoder: Sendable {
     var parser: AWSEventStreamParser
     /// The decoded event of the current chunk (reused).
-    var event: [UInt8] = []
+    var event = _EventBuffer()
 
     init(limits: AWSEventStreamLimits) { parser = AWSEventStreamParser(limits: limits) }
 
@@ -54,7 +62,7 @@ struct _BedrockEventDecoder: Sendable {
         var failure: _BedrockFailure?
         // Move the parts out so the callback may use them while the parser runs.
         var decoded = event
-        event = []
+        event = _EventBuffer()
         var framing = parser
         parser = AWSEventStreamParser()
         defer {
@@ -71,7 +79,7 @@ struct _BedrockEventDecoder: Sendable {
                         failure = .invalidChunk(problem, offset: message.streamOffset)
                         return
                     }
-                    decoded.withUnsafeBytes { onEvent($0, end) }
+                    decoded.withBytes { onEvent($0, end) }
                 case .otherEvent:
                     return  // event types other than chunk carry nothing for the message
                 case .exception(let exception):
@@ -111,8 +119,8 @@ struct _BedrockEventDecoder: Sendable {
 
 private func _is(_ bytes: UnsafeRawBufferPointer?, _ literal: StaticString) -> Bool {
     guard let bytes, bytes.count == literal.utf8CodeUnitCount else { return false }
-    let wanted = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-    return bytes.elementsEqual(wanted)
+    guard let base = bytes.baseAddress else { return bytes.isEmpty }
+    return memcmp(base, literal.utf8Start, bytes.count) == 0
 }
 
 private func _text(_ bytes: UnsafeRawBufferPointer?) -> String? {
