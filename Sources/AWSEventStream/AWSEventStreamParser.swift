@@ -162,7 +162,7 @@ public struct AWSEventStreamParser: Sendable {
         _bufferedTotal = 0
         let result: Result<Void, AWSEventStreamError> = message.withUnsafeBytes { raw in
             do throws(AWSEventStreamError) {
-                let prelude = _Prelude(total: raw.count, headers: _readUInt32(raw, at: 4), crc: preludeCRC)
+                let prelude = _Prelude(total: raw.count, headers: _length(_readUInt32(raw, at: 4)), crc: preludeCRC)
                 try _deliver(raw, prelude: prelude, streamOffset: start, onMessage)
                 return .success(())
             } catch {
@@ -212,13 +212,13 @@ public struct AWSEventStreamParser: Sendable {
     /// then the lengths and limits.
     @inline(__always)
     func _checkPrelude(_ bytes: UnsafeRawBufferPointer, streamOffset: Int) throws(AWSEventStreamError) -> _Prelude {
-        let declared = UInt32(truncatingIfNeeded: _readUInt32(bytes, at: 8))
+        let declared = _readUInt32(bytes, at: 8)
         let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<8]))
         guard declared == computed else {
             throw AWSEventStreamError(reason: .preludeChecksumMismatch(declared: declared, computed: computed), offset: streamOffset + 8)
         }
-        let total = _readUInt32(bytes, at: 0)
-        let headers = _readUInt32(bytes, at: 4)
+        let total = _length(_readUInt32(bytes, at: 0))
+        let headers = _length(_readUInt32(bytes, at: 4))
         guard total >= _minimumMessageLength else {
             throw AWSEventStreamError(reason: .totalLengthTooSmall(total), offset: streamOffset)
         }
@@ -242,7 +242,7 @@ public struct AWSEventStreamParser: Sendable {
         _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
     ) throws(AWSEventStreamError) {
         let crcStart = prelude.total - 4
-        let declared = UInt32(truncatingIfNeeded: _readUInt32(message, at: crcStart))
+        let declared = _readUInt32(message, at: crcStart)
         let computed = CRC32.update(prelude.crc, UnsafeRawBufferPointer(rebasing: message[8..<crcStart]))
         guard declared == computed else {
             throw AWSEventStreamError(
@@ -265,10 +265,17 @@ public struct AWSEventStreamParser: Sendable {
     }
 }
 
-/// The big-endian UInt32 at `offset`, as an Int (never negative).
+/// The big-endian UInt32 at `offset`.
 @inline(__always)
-func _readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
-    Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+func _readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+    UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+}
+
+/// A declared length as an Int; where Int is 32 bits (arm64_32) a length
+/// above Int.max becomes Int.max, which every limit then rejects.
+@inline(__always)
+func _length(_ value: UInt32) -> Int {
+    Int(exactly: value) ?? Int.max
 }
 
 extension AWSEventStreamParser {
@@ -286,7 +293,7 @@ extension AWSEventStreamParser {
             // real prelude is 0.
             return prefix.isEmpty || prefix[0] == 0 ? nil : false
         }
-        let parser = AWSEventStreamParser(limits: AWSEventStreamLimits(maxMessageBytes: Int(UInt32.max), maxHeaderBytes: Int(UInt32.max)))
+        let parser = AWSEventStreamParser(limits: AWSEventStreamLimits(maxMessageBytes: Int.max, maxHeaderBytes: Int.max))
         do throws(AWSEventStreamError) {
             _ = try parser._checkPrelude(prefix, streamOffset: 0)
             return true
