@@ -25,31 +25,12 @@ let _base64Shifted: [UInt32] = {
     return tables
 }()
 
-/// A reused byte buffer whose first `count` bytes are the value: it only
-/// grows, so decoding an event neither zero-fills nor shrinks an array.
-struct _EventBuffer: Sendable {
-    var storage: [UInt8] = []
-    var count = 0
-
-    /// Makes room for `capacity` bytes and empties the value.
-    mutating func prepare(_ capacity: Int) {
-        count = 0
-        if storage.count < capacity {
-            storage.append(contentsOf: repeatElement(0, count: max(capacity, 2 * storage.count) - storage.count))
-        }
-    }
-
-    func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
-        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-    }
-}
-
 /// Decodes `text` (base64 with padding) into `out`, replacing its
-/// value. Returns the offset in `text` of the first invalid character,
+/// contents. Returns the offset in `text` of the first invalid character,
 /// or nil when it decoded.
 /// - Complexity: O(`text.count`).
-func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout _EventBuffer) -> Int? {
-    out.count = 0
+func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Int? {
+    out.removeAll(keepingCapacity: true)
     let count = text.count
     guard count > 0 else { return nil }
     guard count % 4 == 0 else { return count - count % 4 }
@@ -57,8 +38,8 @@ func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout _EventBuffer)
     var failure: Int? = nil
     var written = 0
     _base64Shifted.withUnsafeBufferPointer { shifted in
-        out.prepare(capacity)
-        out.storage.withUnsafeMutableBufferPointer { output in
+        out.append(contentsOf: repeatElement(0, count: capacity))
+        out.withUnsafeMutableBufferPointer { output in
             guard let source = text.baseAddress, let tables = shifted.baseAddress, let target = output.baseAddress else { return }
             // Every group but the last: four pre-shifted lookups OR-ed into
             // 24 bits; any character outside the alphabet sets bit 31.
@@ -97,6 +78,6 @@ func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout _EventBuffer)
             }
         }
     }
-    out.count = written
+    out.removeLast(capacity - written)
     return failure
 }

@@ -22,7 +22,7 @@ import Musl
 
 /// Decodes the `bytes` member of `payload` into `event`. Returns nil on
 /// success, else what is wrong with the payload.
-func _unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout _EventBuffer, options: JSONParserOptions) -> String? {
+func _unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8], options: JSONParserOptions) -> String? {
     var scanner = _ChunkScanner(bytes: payload)
     switch scanner.findBytesMember() {
     case .found(let range):

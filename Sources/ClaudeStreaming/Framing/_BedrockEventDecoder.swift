@@ -47,7 +47,7 @@ enum _BedrockFailure: Error {
 struct _BedrockEventDecoder: Sendable {
     var parser: AWSEventStreamParser
     /// The decoded event of the current chunk (reused).
-    var event = _EventBuffer()
+    var event: [UInt8] = []
 
     init(limits: AWSEventStreamLimits) { parser = AWSEventStreamParser(limits: limits) }
 
@@ -62,7 +62,7 @@ struct _BedrockEventDecoder: Sendable {
         var failure: _BedrockFailure?
         // Move the parts out so the callback may use them while the parser runs.
         var decoded = event
-        event = _EventBuffer()
+        event = []
         var framing = parser
         parser = AWSEventStreamParser()
         defer {
@@ -79,7 +79,7 @@ struct _BedrockEventDecoder: Sendable {
                         failure = .invalidChunk(problem, offset: message.streamOffset)
                         return
                     }
-                    decoded.withBytes { onEvent($0, end) }
+                    decoded.withUnsafeBytes { onEvent($0, end) }
                 case .otherEvent:
                     return  // event types other than chunk carry nothing for the message
                 case .exception(let exception):
