@@ -90,6 +90,17 @@ let bedrockOptions = MessageAccumulatorOptions(allowsSequentialMessages: true, f
         let events = try referenceEvents(ofBedrockBody: body)
         let frames = (entry["botocore_1_44_8"] as? [String: Any])?["frames"] as? Int
         #expect(events.count == frames, "frame count")
+        // Every frame carries one of the header sets the manifest lists.
+        let headerSets = (entry["distinct_header_sets"] as? [[String: String]]) ?? []
+        #expect(!headerSets.isEmpty)
+        for message in AWSEventStreamReference.decode(body).messages {
+            var headers: [String: String] = [:]
+            for header in message.headers {
+                guard case .string(let value) = header.value else { Issue.record("\(header.name) is not a string"); continue }
+                headers[header.name] = value
+            }
+            #expect(headerSets.contains(headers), "headers \(headers)")
+        }
         // runStream also replays at 1, 2, 3, 7, 64 and random chunk sizes.
         let overSSE = runStream(sseBody(events))
         let overBedrock = runStream(body, options: bedrockOptions)
