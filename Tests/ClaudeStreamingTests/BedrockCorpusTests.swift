@@ -77,6 +77,12 @@ func framingIndependentSummary(_ outcome: StreamOutcome) -> [String] {
 let bedrockOptions = MessageAccumulatorOptions(allowsSequentialMessages: true, framing: .awsEventStream)
 
 @Suite struct BedrockCorpusTests {
+    @Test func sha256MatchesKnownDigests() {
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array(String(repeating: "a", count: 1000).utf8)).count == 64)
+    }
+
     @Test(.enabled(if: BedrockCorpus.root != nil, "../shared/corpus/bedrock-eventstream is absent"))
     func corpusHasEveryRecording() {
         #expect(BedrockCorpus.bedrockFiles.count == 56)
@@ -90,6 +96,8 @@ let bedrockOptions = MessageAccumulatorOptions(allowsSequentialMessages: true, f
         let events = try referenceEvents(ofBedrockBody: body)
         let frames = (entry["botocore_1_44_8"] as? [String: Any])?["frames"] as? Int
         #expect(events.count == frames, "frame count")
+        // The decoded events, joined with LF, are the ones the manifest hashed.
+        #expect(SHA256.hex(Array(events.joined(separator: [0x0A]))) == entry["inner_events_sha256"] as? String)
         // Every frame carries one of the header sets the manifest lists.
         let headerSets = (entry["distinct_header_sets"] as? [[String: String]]) ?? []
         #expect(!headerSets.isEmpty)
