@@ -4,7 +4,7 @@
 // only the standard library, Foundation, Glibc/Darwin and Synchronization.
 //
 // Library modules form a strict chain; each knows nothing of those after it:
-//   ServerSentEvents, IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport  →  ClaudeSession
+//   ServerSentEvents, AWSEventStream, IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport  →  ClaudeSession
 // The benchmark and fuzz targets live in Benchmarks/ and Fuzz/ (declared here
 // with `path:`) so that building the library stays small.
 import PackageDescription
@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ServerSentEvents", targets: ["ServerSentEvents"]),
+        .library(name: "AWSEventStream", targets: ["AWSEventStream"]),
         .library(name: "IncrementalJSON", targets: ["IncrementalJSON"]),
         .library(name: "ClaudeStreaming", targets: ["ClaudeStreaming"]),
         .library(name: "ClaudeTransport", targets: ["ClaudeTransport"]),
@@ -30,14 +31,16 @@ let package = Package(
         .executable(name: "fuzz-typed", targets: ["fuzz-typed"]),
         .executable(name: "fuzz-replay", targets: ["fuzz-replay"]),
         .executable(name: "fuzz-transport-frames", targets: ["fuzz-transport-frames"]),
+        .executable(name: "fuzz-aws-eventstream", targets: ["fuzz-aws-eventstream"]),
     ],
     targets: [
         // MARK: Library modules
         .target(name: "ServerSentEvents", swiftSettings: strict),
+        .target(name: "AWSEventStream", swiftSettings: strict),
         .target(name: "IncrementalJSON", swiftSettings: strict),
         .target(
             name: "ClaudeStreaming",
-            dependencies: ["ServerSentEvents", "IncrementalJSON"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON"],
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["ClaudeStreaming"], swiftSettings: strict),
         .target(name: "ClaudeSession", dependencies: ["ClaudeTransport"], swiftSettings: strict),
@@ -51,7 +54,7 @@ let package = Package(
         // MARK: Benchmarks
         .executableTarget(
             name: "claude-stream-bench",
-            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "FuzzProperties"],
             path: "Benchmarks/claude-stream-bench",
             swiftSettings: strict),
 
@@ -60,7 +63,7 @@ let package = Package(
         // `swift test` replays the regression corpus through the same code.
         .target(
             name: "FuzzProperties",
-            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
             path: "Fuzz/FuzzProperties",
             swiftSettings: strict),
         .executableTarget(name: "fuzz-sse", dependencies: ["FuzzProperties"], path: "Fuzz/sse/Entry", swiftSettings: strict),
@@ -71,11 +74,15 @@ let package = Package(
         .executableTarget(
             name: "fuzz-transport-frames", dependencies: ["FuzzProperties"], path: "Fuzz/transport-frames/Entry",
             swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-aws-eventstream", dependencies: ["FuzzProperties"], path: "Fuzz/aws-eventstream/Entry",
+            swiftSettings: strict),
 
         // MARK: Tests
+        .testTarget(name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
-        .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),
         .testTarget(name: "ClaudeSessionTests", dependencies: ["ClaudeSession"], resources: [.copy("Server")], swiftSettings: strict),
         .testTarget(

@@ -64,8 +64,8 @@ enum AccumulatorBenchmarks {
 
     /// Feeds `bytes` in 16 KiB chunks; returns a checksum of what it saw.
     @inline(never)
-    static func accumulate(_ bytes: [UInt8], snapshots: Bool) -> Int {
-        var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(allowsSequentialMessages: true))
+    static func accumulate(_ bytes: [UInt8], snapshots: Bool, framing: EventFraming = .serverSentEvents) -> Int {
+        var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(allowsSequentialMessages: true, framing: framing))
         var seen = 0
         bytes.withUnsafeBytes { raw in
             var offset = 0

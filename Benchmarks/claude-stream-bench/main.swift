@@ -16,6 +16,7 @@ let registeredSuites: [BenchmarkSuite] = [
     AccumulatorBenchmarks.suite,
     TransportBenchmarks.suite,
     ConversationBenchmarks.suite,
+    AWSEventStreamBenchmarks.suite,
 ]
 
 if CommandLine.arguments.dropFirst().first == "--memory-probe" {

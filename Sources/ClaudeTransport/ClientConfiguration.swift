@@ -17,6 +17,8 @@ public struct ClientConfiguration: Sendable {
     public var accumulatorOptions: MessageAccumulatorOptions
     /// An error body longer than this is cut (its JSON then reads as text).
     public var maxErrorBodyBytes: Int
+    /// The Anthropic API (default), Amazon Bedrock or Google Vertex AI.
+    public var endpoint: ClaudeEndpoint = .anthropic
 
     public static let anthropicAPI: URL = {
         guard let url = URL(string: "https://api.anthropic.com") else { preconditionFailure("constant URL") }

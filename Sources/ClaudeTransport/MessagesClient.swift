@@ -55,6 +55,9 @@ public struct MessagesClient: Sendable {
     }
 
     func _checkedCredentials() throws(TransportError) -> Credentials {
+        if configuration.credentials == nil, configuration.endpoint._signer != nil {
+            return .proxied(headers: [])  // the signer authenticates
+        }
         guard let credentials = configuration.credentials else {
             throw .missingCredential("no API key or credential configured (ANTHROPIC_API_KEY is unset)")
         }
@@ -70,6 +73,7 @@ struct _StreamDriver: Sendable {
     let configuration: ClientConfiguration
     let credentials: Credentials
     let encoded: EncodedRequest
+    let url: URL
 
     func start(_ channel: _SnapshotChannel) {
         let task = Task { await run(channel) }
@@ -118,14 +122,18 @@ struct _StreamDriver: Sendable {
     }
 
     private func attempt(_ channel: _SnapshotChannel, bearer: String?) async -> _AttemptStart {
-        let request = configuration._post("v1/messages", encoded, credentials: credentials, bearer: bearer)
-
+        var request = configuration._post(url: url, encoded, credentials: credentials, bearer: bearer)
+        let signed: [String]
+        do { signed = try await configuration.endpoint._sign(&request, headers: encoded.headers) } catch {
+            return .failed(.credentialProvider("request signer failed: \(type(of: error))"))
+        }
         var options = configuration.accumulatorOptions
+        options.framing = configuration.endpoint.framing
         // A request with an output schema is answered in JSON: parse it as it streams.
         if encoded.structuredOutput, options.structuredOutput == .none { options.structuredOutput = .allTextBlocks }
         let session = _session(delegate: _StreamingDelegate(
             channel: channel, options: options,
-            redactor: SecretRedactor(secrets: credentials._secrets + (bearer.map { [$0] } ?? [])),
+            redactor: SecretRedactor(secrets: credentials._secrets + (bearer.map { [$0] } ?? []) + signed),
             maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
         guard let delegate = session.delegate as? _StreamingDelegate else { return .failed(.network("no delegate")) }
         let task = session.dataTask(with: request)

@@ -33,6 +33,12 @@ extension _AccumulatorState {
                 type: error?["type"]?.stringValue ?? "unknown_error",
                 message: error?["message"]?.stringValue ?? "",
                 requestID: event["request_id"]?.stringValue)))
+        case "completion":
+            // Text Completions chunks (Bedrock claude-v2 / claude-instant), some typed "completion"…
+            throw .kind(.legacyTextCompletions)
+        case nil where event["completion"] != nil:
+            // … most not typed at all.
+            throw .kind(.legacyTextCompletions)
         default:
             return false  // ping, and event types this package does not know
         }

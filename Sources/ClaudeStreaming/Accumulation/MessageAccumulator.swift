@@ -5,6 +5,7 @@
 // A synchronous push pipeline with no per-byte calls across layers:
 //
 //   feed(bytes) ─► SSEParser ─► event view (data borrowed from the chunk)
+//          or  ─► _BedrockEventDecoder ─► event (base64 decoded) ┤
 //                                  │
 //                 hot delta? ──────┼─ yes ─► _HotDeltaScanner ─► append payload
 //                                  └─ no ──► JSONValue.parse ─► apply by `type`
@@ -15,6 +16,7 @@
 // After the first failure the accumulator is stopped: every later call
 // reports the same error, which carries the snapshot built before it.
 
+public import AWSEventStream
 public import IncrementalJSON
 public import ServerSentEvents
 
@@ -62,6 +64,11 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
     public var maxMessageBytes: Int
     /// Given to every message's snapshots (``MessageSnapshot/metadata``).
     public var responseMetadata: ResponseMetadata
+    /// How the events are framed: SSE (Anthropic API, Vertex AI) or the AWS
+    /// event stream (Amazon Bedrock). See ``EventFraming/detect(_:)``.
+    public var framing: EventFraming
+    /// Limits on AWS event-stream messages (with `.awsEventStream` framing).
+    public var eventStreamLimits: AWSEventStreamLimits
 
     public init(
         sseLimits: SSELimits = SSELimits(),
@@ -70,7 +77,9 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
         structuredOutput: StructuredOutputSelection = .none,
         maxBlocks: Int = 100_000,
         maxMessageBytes: Int = 256 << 20,
-        responseMetadata: ResponseMetadata = ResponseMetadata()
+        responseMetadata: ResponseMetadata = ResponseMetadata(),
+        framing: EventFraming = .serverSentEvents,
+        eventStreamLimits: AWSEventStreamLimits = AWSEventStreamLimits()
     ) {
         self.responseMetadata = responseMetadata
         self.sseLimits = sseLimits
@@ -79,6 +88,8 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
         self.structuredOutput = structuredOutput
         self.maxBlocks = maxBlocks
         self.maxMessageBytes = maxMessageBytes
+        self.framing = framing
+        self.eventStreamLimits = eventStreamLimits
     }
 }
 
@@ -93,11 +104,13 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
 public struct MessageAccumulator: Sendable {
     public let options: MessageAccumulatorOptions
     var sse: SSEParser
+    var bedrock: _BedrockEventDecoder
     var state: _AccumulatorState
 
     public init(options: MessageAccumulatorOptions = MessageAccumulatorOptions()) {
         self.options = options
         sse = SSEParser(limits: options.sseLimits)
+        bedrock = _BedrockEventDecoder(limits: options.eventStreamLimits)
         state = _AccumulatorState(options: options)
     }
 
@@ -108,7 +121,7 @@ public struct MessageAccumulator: Sendable {
     /// ``MessageAccumulatorOptions/allowsSequentialMessages``, several).
     public var completedMessages: [MessageSnapshot] { state.completed }
 
-    /// Number of SSE events dispatched so far.
+    /// Number of events dispatched so far (SSE events, or Bedrock chunks).
     public var eventCount: Int { state.eventIndex }
 
     /// Feeds a chunk and calls `onSnapshot` after each event that changed
@@ -132,22 +145,38 @@ public struct MessageAccumulator: Sendable {
     ) throws(MessageStreamError) {
         if let failure = state.failure { throw failure }
         // Move the parts out so the event callback can mutate `state` while
-        // `sse` runs, without copying either (the placeholders hold nothing).
-        var parser = sse
-        sse = SSEParser(limits: options.sseLimits)
+        // the framing runs, without copying either (the placeholders hold nothing).
         var working = state
         state = _AccumulatorState(options: options)
-        defer {
-            sse = parser
-            state = working
+        defer { state = working }
+        func deliver(_ changed: Bool) {
+            if changed && emitsSnapshots, let snapshot = working.current { onSnapshot(snapshot) }
         }
-        do {
-            try parser.feed(bytes) { view in
-                guard working.failure == nil else { return }
-                if working.apply(view) && emitsSnapshots, let snapshot = working.current { onSnapshot(snapshot) }
+        switch options.framing {
+        case .serverSentEvents:
+            var parser = sse
+            sse = SSEParser(limits: options.sseLimits)
+            defer { sse = parser }
+            do {
+                try parser.feed(bytes) { view in
+                    guard working.failure == nil else { return }
+                    deliver(working.apply(view))
+                }
+            } catch {
+                working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
             }
-        } catch {
-            working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
+        case .awsEventStream:
+            var decoder = bedrock
+            bedrock = _BedrockEventDecoder(limits: options.eventStreamLimits)
+            defer { bedrock = decoder }
+            do throws(_BedrockFailure) {
+                try decoder.feed(bytes, options: options.json) { event, end in
+                    guard working.failure == nil else { return }
+                    deliver(working.apply(event, streamOffset: end))
+                }
+            } catch {
+                working.fail(error)
+            }
         }
         if let failure = working.failure { throw failure }
     }
@@ -168,9 +197,18 @@ public struct MessageAccumulator: Sendable {
     /// with the snapshot as it stands.
     public mutating func finish() throws(MessageStreamError) -> MessageSnapshot {
         if let failure = state.failure { throw failure }
-        _ = sse.finish()
+        var consumed = sse.bytesConsumed
+        if options.framing == .awsEventStream {
+            consumed = bedrock.bytesConsumed
+            if let truncated = bedrock.parser.finish() {
+                state.fail(.eventStreamFraming(truncated), eventIndex: nil, byteOffset: truncated.offset)
+                throw state.failure ?? MessageStreamError(kind: .eventStreamFraming(truncated), eventIndex: nil, byteOffset: 0, snapshot: nil)
+            }
+        } else {
+            _ = sse.finish()
+        }
         guard let current = state.current, current.isComplete else {
-            state.fail(.incomplete, eventIndex: nil, byteOffset: sse.bytesConsumed)
+            state.fail(.incomplete, eventIndex: nil, byteOffset: consumed)
             throw state.failure ?? MessageStreamError(kind: .incomplete, eventIndex: nil, byteOffset: 0, snapshot: nil)
         }
         return current
@@ -204,14 +242,20 @@ struct _AccumulatorState: Sendable {
             snapshot: current, completedMessages: completed)
     }
 
-    /// Applies one event; returns true when the message changed.
+    /// Applies one SSE event; returns true when the message changed.
     mutating func apply(_ view: borrowing SSEEventView) -> Bool {
+        apply(view.data, streamOffset: view.streamOffset)
+    }
+
+    /// Applies one event's JSON, from either framing; `streamOffset` is
+    /// where its frame ends. Returns true when the message changed.
+    mutating func apply(_ data: UnsafeRawBufferPointer, streamOffset: Int) -> Bool {
         let index = eventIndex
         eventIndex += 1
         do throws(_EventFailure) {
-            if let delta = scanner.scan(view.data) {
+            if let delta = scanner.scan(data) {
                 if delta.payloadIsInData {
-                    let payload = UnsafeRawBufferPointer(rebasing: view.data[delta.payloadRange])
+                    let payload = UnsafeRawBufferPointer(rebasing: data[delta.payloadRange])
                     try applyDelta(delta.kind, payload: payload.bindMemory(to: UInt8.self), at: delta.index)
                 } else {
                     let unescaped = scanner.unescaped
@@ -227,17 +271,17 @@ struct _AccumulatorState: Sendable {
                 }
                 return true
             }
-            eventDataBytes = view.data.count
+            eventDataBytes = data.count
             let event: JSONValue
             do throws(JSONParseError) {
-                event = try JSONValue.parse(view.data, options: options.json)
+                event = try JSONValue.parse(data, options: options.json)
             } catch {
                 throw .kind(.invalidEventJSON(error))
             }
             return try applyParsed(event)
         } catch {
             switch error {
-            case .kind(let kind): fail(kind, eventIndex: index, byteOffset: view.streamOffset)
+            case .kind(let kind): fail(kind, eventIndex: index, byteOffset: streamOffset)
             }
             return false
         }

@@ -2,6 +2,7 @@
 // offset) and carries the snapshot built before it, so nothing that arrived
 // before the failure is lost.
 
+public import AWSEventStream
 public import IncrementalJSON
 public import ServerSentEvents
 
@@ -32,6 +33,17 @@ public struct MessageStreamError: Error, Sendable, CustomStringConvertible {
         case protocolViolation(String)
         /// The stream ended before `message_stop`.
         case incomplete
+        /// The bytes are not a valid AWS event stream (Bedrock framing):
+        /// a CRC, a length, a header or a limit.
+        case eventStreamFraming(AWSEventStreamError)
+        /// The AWS event stream sent an exception (or error) message, e.g.
+        /// Bedrock's `throttlingException` or `modelStreamErrorException`.
+        case eventStreamException(EventStreamException)
+        /// A Bedrock `chunk` payload is not `{"bytes":"<base64>"}` (the string says what).
+        case invalidChunkPayload(String)
+        /// The events are legacy Text Completions (`{"completion":…}`, from
+        /// `claude-v2` or `claude-instant` on Bedrock), not Messages API events.
+        case legacyTextCompletions
     }
 
     public var kind: Kind
@@ -39,7 +51,9 @@ public struct MessageStreamError: Error, Sendable, CustomStringConvertible {
     /// fault; nil when the failure is not tied to one event.
     public var eventIndex: Int?
     /// Byte offset in the stream: the end of the faulty event, or where the
-    /// framing failed, or the stream's length for `incomplete`.
+    /// framing failed, or the stream's length for `incomplete`. For an AWS
+    /// event stream: the end of the event's message, or the start of an
+    /// exception or malformed chunk message.
     public var byteOffset: Int
     /// The message as it stood before the failure (nil before `message_start`).
     public var snapshot: MessageSnapshot?
@@ -69,6 +83,11 @@ public struct MessageStreamError: Error, Sendable, CustomStringConvertible {
             "API error \(error.type): \(error.message)" + (error.requestID.map { " (request \($0))" } ?? "")
         case .protocolViolation(let what): "protocol violation: \(what)"
         case .incomplete: "stream ended before message_stop"
+        case .eventStreamFraming(let error): "AWS event-stream framing: \(error)"
+        case .eventStreamException(let exception): "stream exception \(exception.type): \(exception.message)"
+        case .invalidChunkPayload(let what): "invalid Bedrock chunk: \(what)"
+        case .legacyTextCompletions:
+            "legacy Text Completions payload ({\"completion\": …}); this package reads Messages API streams only"
         }
     }
 }

@@ -81,7 +81,7 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
         var text = "HTTP \(status)"
         switch kind {
         case .redirect: text += " redirect to \(location ?? "(no location)") refused (redirects are never followed)"
-        case .notEventStream: text += " answered \(contentType ?? "no content type"), not text/event-stream"
+        case .notEventStream: text += " answered \(contentType ?? "no content type"), not an event stream"
         case .unrequestedContentEncoding:
             text += " answered with content-encoding \(contentEncoding ?? "?") although identity was asked; refused unread"
         default: break
@@ -127,6 +127,11 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
             errorType = value["error"]?["type"]?.stringValue.map(redactor.redact)
             message = value["error"]?["message"]?.stringValue.map(redactor.redact)
             bodyRequestID = value["request_id"]?.stringValue.map(redactor.redact)
+            if errorType == nil, message == nil {
+                // Bedrock: {"message": …} with the type in x-amzn-errortype ("ValidationException:http://…").
+                message = (value["message"]?.stringValue ?? value["Message"]?.stringValue).map(redactor.redact)
+                errorType = header("x-amzn-errortype")?.split(separator: ":").first.map(String.init)
+            }
         } else if !body.isEmpty {
             // A proxy's HTML page or plain text: keep a short readable prefix.
             message = String(decoding: body.prefix(200), as: UTF8.self)
@@ -134,7 +139,7 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
         let kind = forcedKind ?? Self._kind(status: status, errorType: errorType, message: message)
         self.init(
             status: status, kind: kind, errorType: errorType, message: message,
-            requestID: header("request-id") ?? bodyRequestID,
+            requestID: header("request-id") ?? bodyRequestID ?? header("x-amzn-requestid"),
             retryAfter: header("retry-after").flatMap { Self.parseRetryAfter($0, now: now) },
             location: kind == .redirect ? header("location") : nil,
             contentType: kind == .notEventStream ? header("content-type") : nil,

@@ -18,6 +18,8 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictingThinking
     /// Two tools with one name.
     case duplicateToolName(String)
+    /// A Bedrock or Vertex endpoint that cannot form a URL (region, project).
+    case invalidEndpoint(String)
 
     public var description: String {
         switch self {
@@ -39,6 +41,8 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
             "adaptive thinking and a manual thinking budget cannot both be set"
         case .duplicateToolName(let name):
             "two tools are named '\(name)'"
+        case .invalidEndpoint(let what):
+            "invalid endpoint: \(what)"
         }
     }
 }

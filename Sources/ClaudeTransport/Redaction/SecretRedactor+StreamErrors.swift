@@ -6,7 +6,8 @@ import ClaudeStreaming
 
 extension SecretRedactor {
     /// `error` with every text the server supplied redacted: an `error`
-    /// event's type, message and request id, and a protocol violation's
+    /// event's type, message and request id, a Bedrock exception's type and
+    /// message, a chunk payload complaint, and a protocol violation's
     /// words (they quote block and delta types the server named). Offsets,
     /// event index and the snapshots are kept as they are.
     ///
@@ -20,7 +21,13 @@ extension SecretRedactor {
                 requestID: event.requestID.map { redact($0) }))
         case .protocolViolation(let what):
             redacted.kind = .protocolViolation(redact(what))
-        case .framing, .invalidEventJSON, .incomplete:
+        case .eventStreamException(let exception):
+            // A Bedrock exception's type and message are the server's words.
+            redacted.kind = .eventStreamException(EventStreamException(
+                type: redact(exception.type), message: redact(exception.message)))
+        case .invalidChunkPayload(let what):
+            redacted.kind = .invalidChunkPayload(redact(what))
+        case .framing, .invalidEventJSON, .incomplete, .eventStreamFraming, .legacyTextCompletions:
             break  // made of numbers and the package's own words
         }
         return redacted

@@ -35,7 +35,13 @@ extension MessagesClient {
     /// - Throws: ``TransportError/missingCredential(_:)`` before any traffic.
     public func stream(encoded: EncodedRequest) throws(TransportError) -> MessageSnapshotStream {
         let credentials = try _checkedCredentials()
-        let driver = _StreamDriver(configuration: configuration, credentials: credentials, encoded: encoded)
+        // Every request goes through here (the session's too), so each
+        // endpoint gets its own body shape and URL in one place.
+        let routed: (request: EncodedRequest, url: URL)
+        do { routed = try configuration.endpoint._route(encoded, anthropicBase: configuration.baseURL) } catch {
+            throw .invalidRequest(error)
+        }
+        let driver = _StreamDriver(configuration: configuration, credentials: credentials, encoded: routed.request, url: routed.url)
         return MessageSnapshotStream(_channel: _SnapshotChannel { channel in driver.start(channel) })
     }
 }

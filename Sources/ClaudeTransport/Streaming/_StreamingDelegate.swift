@@ -120,7 +120,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         if (200..<300).contains(status), headers["content-type"] == nil {
             state.withLock { $0.phase = .sniffing(status: status, headers: headers) }
-        } else if (200..<300).contains(status), _isEventStream(headers["content-type"]) {
+        } else if (200..<300).contains(status), _isEventStream(headers["content-type"], framing: options.framing) {
             state.withLock { $0.phase = .streaming }
             signalStart(.streaming)
         } else {
@@ -244,12 +244,17 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 }
 
-/// Whether a `content-type` names an event stream (parameters such as
-/// `charset` aside). A missing header is decided by the first bytes instead.
-func _isEventStream(_ contentType: String?) -> Bool {
+/// Whether a `content-type` names the event stream of `framing` (parameters
+/// such as `charset` aside): `text/event-stream`, or Bedrock's
+/// `application/vnd.amazon.eventstream`. A missing header is decided by the
+/// first bytes instead.
+func _isEventStream(_ contentType: String?, framing: EventFraming = .serverSentEvents) -> Bool {
     guard let contentType else { return true }
-    let media = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-    return media.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
+    let media = (contentType.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+    switch framing {
+    case .serverSentEvents: return media == "text/event-stream"
+    case .awsEventStream: return media == "application/vnd.amazon.eventstream"
+    }
 }
 
 /// Whether a `content-encoding` leaves the body as sent (absent or `identity`).

@@ -37,6 +37,15 @@ client, so one server handles tests running in parallel:
   GET  /fault/redirect-30x/<PORT>/v1/models/<ID>   a redirect to that answer on PORT.
   POST /bench/<N>/v1/messages               a synthetic stream of about N MiB
         of text deltas written in 64 KiB pieces as fast as possible.
+  POST /<ROUTE>/model/<ID>/invoke-with-response-stream    Amazon Bedrock, in the
+        AWS event-stream framing (application/vnd.amazon.eventstream); ROUTE is
+        bedrock-echo (the echo stream's events as `chunk` frames),
+        bedrock-replay/<FILE>/<MODE> (a recording from
+        ../bedrock-eventstream/recorded/bedrock, pieces as for replay),
+        bedrock-exception (half the echo stream, then a throttlingException
+        frame) or bedrock-403-echo (a 403 JSON body repeating the credential).
+  POST /<ROUTE>/v1/projects/<P>/locations/<R>/publishers/anthropic/models/<M>:streamRawPredict
+        Google Vertex AI (plain SSE); ROUTE is vertex-echo.
   GET  /_requests                           every request so far as JSON
         (method, path, headers, body as text).
   GET  /_sent                               [{"path", "sent", "complete", "done"}]
@@ -53,9 +62,12 @@ import os
 import random
 import signal
 import socket
+import struct
 import sys
 import threading
 import time
+import zlib
+import base64
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CORPUS = None
@@ -105,6 +117,33 @@ def bench_stream(mebibytes):
                                   "usage": {"output_tokens": count}})
     tail += sse("message_stop", {"type": "message_stop"})
     return head + delta * count + tail
+
+
+def event_stream_message(headers, payload):
+    """One AWS event-stream message: prelude, string headers, payload, CRCs."""
+    block = b""
+    for name, value in headers:
+        n, v = name.encode(), value.encode()
+        block += bytes([len(n)]) + n + b"\x07" + struct.pack(">H", len(v)) + v
+    total = 16 + len(block) + len(payload)
+    prelude = struct.pack(">II", total, len(block))
+    prelude += struct.pack(">I", zlib.crc32(prelude))
+    message = prelude + block + payload
+    return message + struct.pack(">I", zlib.crc32(message))
+
+
+def bedrock_frames(sse_bytes):
+    """The events of an SSE body as Bedrock `chunk` frames (with `p` padding)."""
+    out = b""
+    for block in sse_bytes.split(b"\n\n"):
+        data = [line[6:] for line in block.split(b"\n") if line.startswith(b"data: ")]
+        if not data:
+            continue
+        event = b"\n".join(data)
+        payload = json.dumps({"bytes": base64.b64encode(event).decode(), "p": "abcdefghij"[:len(event) % 10]}).encode()
+        out += event_stream_message([(":event-type", "chunk"), (":content-type", "application/json"),
+                                     (":message-type", "event")], payload)
+    return out
 
 
 def error_body(kind, message):
@@ -161,6 +200,45 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("connection", "close")
         self.end_headers()
         self.close_connection = True
+
+    def _start_event_stream(self):
+        self.send_response(200)
+        self.send_header("content-type", "application/vnd.amazon.eventstream")
+        self.send_header("transfer-encoding", "chunked")
+        self.send_header("x-amzn-requestid", "req_loopback_bedrock")
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.close_connection = True
+
+    def _bedrock(self, route, body):
+        if route == ["bedrock-echo"]:
+            self._start_event_stream()
+            self._serve_pieces(bedrock_frames(text_stream(hashlib.sha256(body).hexdigest())), "chunk-50")
+            return self._end()
+        if route == ["bedrock-exception"]:
+            # message_start, content_block_start and one delta, then the exception.
+            events = text_stream("y" * 40).split(b"\n\n")[:3]
+            self._start_event_stream()
+            self._chunk(bedrock_frames(b"\n\n".join(events) + b"\n\n"))
+            self._chunk(event_stream_message(
+                [(":exception-type", "throttlingException"), (":content-type", "application/json"),
+                 (":message-type", "exception")], b'{"message":"Too many requests, please wait before trying again."}'))
+            return self._end()
+        if route == ["bedrock-403-echo"]:
+            echoed = "not authorized: %s" % self.headers.get("authorization")
+            return self._plain(403, json.dumps({"message": echoed}).encode(),
+                               [("x-amzn-errortype", "AccessDeniedException:http://internal.amazon.com/coral/")])
+        if len(route) == 3 and route[0] == "bedrock-replay" and CORPUS is not None:
+            name = route[1]
+            path = os.path.join(CORPUS, "..", "bedrock-eventstream", "recorded", "bedrock", name)
+            if "/" in name or name.startswith(".") or not os.path.isfile(path):
+                return self._plain(404, error_body("not_found_error", "no recording"))
+            with open(path, "rb") as f:
+                data = f.read()
+            self._start_event_stream()
+            self._serve_pieces(data, route[2])
+            return self._end()
+        return self._plain(404, json.dumps({"message": "no bedrock route"}).encode())
 
     def _chunk(self, data):
         if data:
@@ -254,6 +332,19 @@ class Handler(BaseHTTPRequestHandler):
         test_id = ""
         if parts and parts[0].startswith("t-"):
             test_id, parts = parts[0], parts[1:]
+        try:
+            if len(parts) >= 3 and parts[-1] == "invoke-with-response-stream" and parts[-3] == "model":
+                return self._bedrock(parts[:-3], body)
+            if parts and parts[-1].endswith(":streamRawPredict") and "v1" in parts:
+                route = parts[:parts.index("v1")]
+                if route == ["vertex-echo"]:
+                    self._start_stream()
+                    self._chunk(text_stream(hashlib.sha256(body).hexdigest()))
+                    return self._end()
+                return self._plain(404, error_body("not_found_error", "no vertex route"))
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+            return
         if parts[-2:] != ["v1", "messages"]:
             return self._plain(404, error_body("not_found_error", "no route"))
         route = parts[:-2]

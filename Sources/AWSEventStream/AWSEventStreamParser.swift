@@ -1,0 +1,304 @@
+// AWSEventStreamParser: the `application/vnd.amazon.eventstream` framing as
+// a push parser over bytes.
+//
+// Wire form of a message (all integers big-endian):
+//   total length (4) | headers length (4) | prelude CRC (4)   ← the prelude
+//   headers (headers length bytes) | payload | message CRC (4)
+// The prelude CRC covers bytes 0..<8; the message CRC covers 0..<total-4.
+//
+// Data structure. The parser holds only what a chunk boundary forces it to:
+// `_buffer` has the start of a message whose end has not arrived yet. A
+// message that lies inside one chunk is never copied: its view points into
+// the chunk. A split message is copied once into `_buffer`.
+//
+// Checks, in order: the prelude CRC as soon as 12 bytes are in (so a
+// corrupt length is rejected instead of waited on), then the lengths and
+// limits (before a byte of the body is buffered), then the message CRC and
+// the header block once the whole message is in. The message CRC continues
+// from the prelude CRC (CRC-32 composes), so every byte is summed once.
+//
+// Offsets. `_offset` counts every byte fed; messages and errors carry
+// offsets in that count, which never depend on chunking.
+
+/// The length of the prelude: total length, headers length, prelude CRC.
+let _preludeLength = 12
+/// Prelude plus trailing message CRC: the smallest possible message.
+let _minimumMessageLength = 16
+
+/// A push parser for AWS event-stream bytes (`application/vnd.amazon.eventstream`),
+/// the framing of Amazon Bedrock's `InvokeModelWithResponseStream`.
+///
+/// Feed chunks of any size; the same messages come out whatever the
+/// chunking. Every CRC is checked. After an ``AWSEventStreamError`` the
+/// parser is unusable: later feeds rethrow it.
+public struct AWSEventStreamParser: Sendable {
+    let _limits: AWSEventStreamLimits
+    /// The start of a message split across chunks.
+    var _buffer: [UInt8] = []
+    /// The buffered message's total length once its prelude is in and
+    /// checked; 0 while fewer than 12 bytes are buffered.
+    var _bufferedTotal = 0
+    var _bufferedPreludeCRC: UInt32 = 0
+    var _bufferStartOffset = 0
+    var _offset = 0
+    var _messageCount = 0
+    var _failure: AWSEventStreamError? = nil
+
+    public init(limits: AWSEventStreamLimits = AWSEventStreamLimits()) {
+        _limits = limits
+    }
+
+    /// Total bytes fed so far.
+    public var bytesConsumed: Int { _offset }
+
+    /// Messages handed out so far.
+    public var messageCount: Int { _messageCount }
+
+    /// Feeds a chunk; calls `onMessage` for each complete message, in order.
+    ///
+    /// The view passed to `onMessage` borrows the parser's buffer or `chunk`
+    /// itself; it is valid only during the call.
+    /// - Complexity: O(chunk.count) plus O(length) for the part of a
+    ///   message that must outlive the chunk.
+    public mutating func feed(
+        _ chunk: UnsafeRawBufferPointer,
+        _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
+    ) throws(AWSEventStreamError) {
+        if let failure = _failure { throw failure }
+        guard chunk.count > 0 else { return }
+        do throws(AWSEventStreamError) {
+            try _consume(chunk, onMessage)
+        } catch {
+            _failure = error
+            throw error
+        }
+    }
+
+    /// Feeds a chunk and returns the messages it completed, copied out.
+    public mutating func feed(_ chunk: [UInt8]) throws(AWSEventStreamError) -> [AWSEventStreamMessage] {
+        var messages: [AWSEventStreamMessage] = []
+        let result: Result<Void, AWSEventStreamError> = chunk.withUnsafeBytes { raw in
+            do throws(AWSEventStreamError) {
+                try feed(raw) { messages.append($0.makeMessage()) }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+        return messages
+    }
+
+    /// Ends the stream. Returns nil when it ended on a message boundary,
+    /// else the ``AWSEventStreamError/Reason/truncatedMessage(missing:)``
+    /// error for the unfinished message (whose bytes are discarded). The
+    /// parser is then ready for a new stream.
+    public mutating func finish() -> AWSEventStreamError? {
+        guard _failure == nil, !_buffer.isEmpty else { return nil }
+        let declared = _bufferedTotal > 0 ? _bufferedTotal : _minimumMessageLength
+        let error = AWSEventStreamError(
+            reason: .truncatedMessage(missing: max(1, declared - _buffer.count)), offset: _bufferStartOffset)
+        _buffer.removeAll(keepingCapacity: false)
+        _bufferedTotal = 0
+        return error
+    }
+
+    // MARK: - Framing
+
+    mutating func _consume(_ chunk: UnsafeRawBufferPointer, _ onMessage: (borrowing AWSEventStreamMessageView) -> Void) throws(AWSEventStreamError) {
+        let n = chunk.count
+        let chunkOffset = _offset
+        defer { _offset = chunkOffset + n }
+        var p = 0
+        if !_buffer.isEmpty {
+            p = try _continueBuffered(chunk, chunkOffset: chunkOffset, onMessage)
+        }
+        while p < n {
+            let remaining = n - p
+            guard remaining >= _preludeLength else {
+                _startBuffer(chunk, from: p, chunkOffset: chunkOffset, total: 0, preludeCRC: 0)
+                return
+            }
+            let message = UnsafeRawBufferPointer(rebasing: chunk[p...])
+            let prelude = try _checkPrelude(message, streamOffset: chunkOffset + p)
+            guard remaining >= prelude.total else {
+                _startBuffer(chunk, from: p, chunkOffset: chunkOffset, total: prelude.total, preludeCRC: prelude.crc)
+                return
+            }
+            try _deliver(
+                UnsafeRawBufferPointer(rebasing: chunk[p..<(p + prelude.total)]),
+                prelude: prelude, streamOffset: chunkOffset + p, onMessage)
+            p += prelude.total
+        }
+    }
+
+    /// Adds the chunk's first bytes to the buffered message; delivers it when
+    /// complete. Returns where the chunk's own messages start.
+    mutating func _continueBuffered(
+        _ chunk: UnsafeRawBufferPointer, chunkOffset: Int, _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
+    ) throws(AWSEventStreamError) -> Int {
+        var p = 0
+        if _bufferedTotal == 0 {
+            let take = min(_preludeLength - _buffer.count, chunk.count)
+            _append(chunk, 0..<take)
+            p = take
+            guard _buffer.count == _preludeLength else { return p }
+            let prelude = try _withBuffer { raw throws(AWSEventStreamError) in
+                try _checkPrelude(raw, streamOffset: _bufferStartOffset)
+            }
+            _bufferedTotal = prelude.total
+            _bufferedPreludeCRC = prelude.crc
+            _buffer.reserveCapacity(prelude.total)
+        }
+        let take = min(_bufferedTotal - _buffer.count, chunk.count - p)
+        _append(chunk, p..<(p + take))
+        p += take
+        guard _buffer.count == _bufferedTotal else { return p }
+        // Move the buffer out so `_deliver` may mutate self while it is read.
+        var message: [UInt8] = []
+        swap(&message, &_buffer)
+        let preludeCRC = _bufferedPreludeCRC
+        let start = _bufferStartOffset
+        _bufferedTotal = 0
+        let result: Result<Void, AWSEventStreamError> = message.withUnsafeBytes { raw in
+            do throws(AWSEventStreamError) {
+                let prelude = _Prelude(total: raw.count, headers: _length(_readUInt32(raw, at: 4)), crc: preludeCRC)
+                try _deliver(raw, prelude: prelude, streamOffset: start, onMessage)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        message.removeAll(keepingCapacity: true)
+        _buffer = message
+        try result.get()
+        return p
+    }
+
+    /// Runs `body` over the buffered bytes (`withUnsafeBytes` rethrows
+    /// untyped, so the typed error rides out in a Result).
+    func _withBuffer<T>(_ body: (UnsafeRawBufferPointer) throws(AWSEventStreamError) -> T) throws(AWSEventStreamError) -> T {
+        let result: Result<T, AWSEventStreamError> = _buffer.withUnsafeBytes { raw in
+            do throws(AWSEventStreamError) { return .success(try body(raw)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    mutating func _startBuffer(_ chunk: UnsafeRawBufferPointer, from p: Int, chunkOffset: Int, total: Int, preludeCRC: UInt32) {
+        _bufferStartOffset = chunkOffset + p
+        _bufferedTotal = total
+        _bufferedPreludeCRC = preludeCRC
+        if total > 0 { _buffer.reserveCapacity(total) }
+        _append(chunk, p..<chunk.count)
+    }
+
+    @inline(__always)
+    mutating func _append(_ chunk: UnsafeRawBufferPointer, _ range: Range<Int>) {
+        if range.count <= 8 {
+            // Tiny pieces (a stream fed byte by byte): the bulk append costs more.
+            for index in range { _buffer.append(chunk[index]) }
+        } else {
+            _buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[range]))
+        }
+    }
+
+    struct _Prelude {
+        var total: Int
+        var headers: Int
+        var crc: UInt32
+    }
+
+    /// Checks the 12-byte prelude at the start of `bytes`: its CRC first,
+    /// then the lengths and limits.
+    @inline(__always)
+    func _checkPrelude(_ bytes: UnsafeRawBufferPointer, streamOffset: Int) throws(AWSEventStreamError) -> _Prelude {
+        let declared = _readUInt32(bytes, at: 8)
+        let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<8]))
+        guard declared == computed else {
+            throw AWSEventStreamError(reason: .preludeChecksumMismatch(declared: declared, computed: computed), offset: streamOffset + 8)
+        }
+        let total = _length(_readUInt32(bytes, at: 0))
+        let headers = _length(_readUInt32(bytes, at: 4))
+        guard total >= _minimumMessageLength else {
+            throw AWSEventStreamError(reason: .totalLengthTooSmall(total), offset: streamOffset)
+        }
+        guard total <= _limits.maxMessageBytes else {
+            throw AWSEventStreamError(reason: .messageTooLarge(length: total, limit: _limits.maxMessageBytes), offset: streamOffset)
+        }
+        guard headers <= total - _minimumMessageLength else {
+            throw AWSEventStreamError(reason: .headersLengthTooLarge(headers: headers, total: total), offset: streamOffset + 4)
+        }
+        guard headers <= _limits.maxHeaderBytes else {
+            throw AWSEventStreamError(reason: .headersTooLarge(length: headers, limit: _limits.maxHeaderBytes), offset: streamOffset + 4)
+        }
+        return _Prelude(total: total, headers: headers, crc: computed)
+    }
+
+    /// Checks the message CRC and the header block of a whole message, then
+    /// hands it out.
+    @inline(__always)
+    mutating func _deliver(
+        _ message: UnsafeRawBufferPointer, prelude: _Prelude, streamOffset: Int,
+        _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
+    ) throws(AWSEventStreamError) {
+        let crcStart = prelude.total - 4
+        let declared = _readUInt32(message, at: crcStart)
+        let computed = CRC32.update(prelude.crc, UnsafeRawBufferPointer(rebasing: message[8..<crcStart]))
+        guard declared == computed else {
+            throw AWSEventStreamError(
+                reason: .messageChecksumMismatch(declared: declared, computed: computed), offset: streamOffset + crcStart)
+        }
+        let headerEnd = _preludeLength + prelude.headers
+        let headers = UnsafeRawBufferPointer(rebasing: message[_preludeLength..<headerEnd])
+        var i = 0
+        while i < headers.count {
+            do throws(_HeaderFault) {
+                i = try _readHeader(headers, at: i).value.upperBound
+            } catch {
+                throw AWSEventStreamError(reason: error.reason, offset: streamOffset + _preludeLength + error.offset)
+            }
+        }
+        _messageCount += 1
+        onMessage(AWSEventStreamMessageView(
+            headerBytes: headers, payload: UnsafeRawBufferPointer(rebasing: message[headerEnd..<crcStart]),
+            streamOffset: streamOffset, totalLength: prelude.total))
+    }
+}
+
+/// The big-endian UInt32 at `offset`.
+@inline(__always)
+func _readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+    UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+}
+
+/// A declared length as an Int; where Int is 32 bits (arm64_32) a length
+/// above Int.max becomes Int.max, which every limit then rejects.
+@inline(__always)
+func _length(_ value: UInt32) -> Int {
+    Int(exactly: value) ?? Int.max
+}
+
+extension AWSEventStreamParser {
+    /// Whether `prefix` (the first bytes of a body) starts with a valid
+    /// event-stream prelude: true when its first 12 bytes carry a matching
+    /// prelude CRC and sane lengths, false when they do not, nil when fewer
+    /// than 12 bytes are given and none of them rules it out.
+    ///
+    /// A text stream (SSE, JSON) cannot pass: its first byte would have to be
+    /// a length byte and its bytes 8..<12 the CRC of the first 8.
+    /// - Complexity: O(1).
+    public static func startsWithPrelude(_ prefix: UnsafeRawBufferPointer) -> Bool? {
+        guard prefix.count >= _preludeLength else {
+            // Messages above 16 MiB are not allowed, so the first byte of a
+            // real prelude is 0.
+            return prefix.isEmpty || prefix[0] == 0 ? nil : false
+        }
+        let parser = AWSEventStreamParser(limits: AWSEventStreamLimits(maxMessageBytes: Int.max, maxHeaderBytes: Int.max))
+        do throws(AWSEventStreamError) {
+            _ = try parser._checkPrelude(prefix, streamOffset: 0)
+            return true
+        } catch {
+            return false
+        }
+    }
+}

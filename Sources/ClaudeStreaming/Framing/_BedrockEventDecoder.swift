@@ -1,0 +1,144 @@
+// Bedrock's InvokeModelWithResponseStream body, unwrapped into Messages API
+// events for the accumulator.
+//
+//   bytes ─► AWSEventStreamParser ─► message view (`:message-type`)
+//              event, `:event-type: chunk` ─► payload {"bytes":"<base64>","p":…}
+//                                              └► base64 decoded into `event` ─► onEvent
+//              exception / error ─► typed failure (`:exception-type`, message)
+//
+// The chunk payload is read by a small scanner that finds the `bytes`
+// string among the object's members and decodes it in place: no JSON tree,
+// no String. It falls back to the general JSON parser only for a member
+// name written with escapes, which Bedrock does not send.
+
+import AWSEventStream
+import IncrementalJSON
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A `:message-type: exception` (or `error`) message from an AWS event
+/// stream: Bedrock reports mid-stream failures this way
+/// (`throttlingException`, `modelStreamErrorException`, `validationException`, …).
+public struct EventStreamException: Sendable, Hashable {
+    /// `:exception-type` (or `:error-code` for an `error` message), as sent.
+    public var type: String
+    /// The payload's `message` field, else the payload as text (or `:error-message`).
+    public var message: String
+
+    public init(type: String, message: String) {
+        self.type = type
+        self.message = message
+    }
+}
+
+/// Why a Bedrock body could not be turned into events.
+enum _BedrockFailure: Error {
+    case framing(AWSEventStreamError)
+    case exception(EventStreamException, offset: Int)
+    case invalidChunk(String, offset: Int)
+}
+
+struct _BedrockEventDecoder: Sendable {
+    var parser: AWSEventStreamParser
+    /// The decoded event of the current chunk (reused).
+    var event: [UInt8] = []
+
+    init(limits: AWSEventStreamLimits) { parser = AWSEventStreamParser(limits: limits) }
+
+    var bytesConsumed: Int { parser.bytesConsumed }
+
+    /// Feeds body bytes; calls `onEvent` with each event's JSON and the
+    /// stream offset of the end of its message. Stops at the first failure.
+    mutating func feed(
+        _ bytes: UnsafeRawBufferPointer, options: JSONParserOptions,
+        _ onEvent: (UnsafeRawBufferPointer, Int) -> Void
+    ) throws(_BedrockFailure) {
+        var failure: _BedrockFailure?
+        // Move the parts out so the callback may use them while the parser runs.
+        var decoded = event
+        event = []
+        var framing = parser
+        parser = AWSEventStreamParser()
+        defer {
+            event = decoded
+            parser = framing
+        }
+        do throws(AWSEventStreamError) {
+            try framing.feed(bytes) { message in
+                guard failure == nil else { return }
+                let end = message.streamOffset + message.totalLength
+                switch _BedrockEventDecoder._kind(of: message) {
+                case .chunk:
+                    if let problem = _unwrapChunk(message.payload, into: &decoded, options: options) {
+                        failure = .invalidChunk(problem, offset: message.streamOffset)
+                        return
+                    }
+                    decoded.withUnsafeBytes { onEvent($0, end) }
+                case .otherEvent:
+                    return  // event types other than chunk carry nothing for the message
+                case .exception(let exception):
+                    failure = .exception(exception, offset: message.streamOffset)
+                }
+            }
+        } catch {
+            throw .framing(error)
+        }
+        if let failure { throw failure }
+    }
+
+    enum _Kind {
+        case chunk, otherEvent
+        case exception(EventStreamException)
+    }
+
+    static func _kind(of message: borrowing AWSEventStreamMessageView) -> _Kind {
+        let type = message.stringHeader(":message-type")
+        if type == nil || _is(type, "event") {
+            return _is(message.stringHeader(":event-type"), "chunk") ? .chunk : .otherEvent
+        }
+        let payloadText = _text(message.payload)
+        if _is(type, "error") {
+            let code = _text(message.stringHeader(":error-code"))
+            let text = _text(message.stringHeader(":error-message"))
+            return .exception(EventStreamException(type: code ?? "error", message: text ?? payloadText ?? ""))
+        }
+        // "exception", and any message type this package does not know, end the stream.
+        let exceptionType = _text(message.stringHeader(":exception-type"))
+        let payload = try? JSONValue.parse(message.payload)
+        let text = payload?["message"]?.stringValue ?? payload?["Message"]?.stringValue
+        return .exception(EventStreamException(
+            type: exceptionType ?? _text(type) ?? "exception", message: text ?? payloadText ?? ""))
+    }
+}
+
+private func _is(_ bytes: UnsafeRawBufferPointer?, _ literal: StaticString) -> Bool {
+    guard let bytes, bytes.count == literal.utf8CodeUnitCount else { return false }
+    guard let base = bytes.baseAddress else { return bytes.isEmpty }
+    return memcmp(base, literal.utf8Start, bytes.count) == 0
+}
+
+private func _text(_ bytes: UnsafeRawBufferPointer?) -> String? {
+    guard let bytes, !bytes.isEmpty else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+extension _AccumulatorState {
+    /// Records a Bedrock failure in its place (an exception or malformed
+    /// chunk takes the next event number).
+    mutating func fail(_ failure: _BedrockFailure) {
+        switch failure {
+        case .framing(let framing):
+            fail(.eventStreamFraming(framing), eventIndex: nil, byteOffset: framing.offset)
+        case .exception(let exception, let offset):
+            fail(.eventStreamException(exception), eventIndex: eventIndex, byteOffset: offset)
+        case .invalidChunk(let what, let offset):
+            fail(.invalidChunkPayload(what), eventIndex: eventIndex, byteOffset: offset)
+        }
+    }
+}

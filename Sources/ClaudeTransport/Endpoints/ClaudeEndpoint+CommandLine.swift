@@ -1,0 +1,40 @@
+// What a command line needs to offer `--bedrock REGION` and
+// `--vertex PROJECT/REGION`: parsing the flag's value and finding the
+// credential in the environment, kept here so the CLI stays a thin shell.
+
+extension ClaudeEndpoint {
+    /// `.vertex` from `PROJECT/REGION` (the `--vertex` flag's form); nil when
+    /// it is not two non-empty parts.
+    public static func vertex(projectAndRegion value: String) -> ClaudeEndpoint? {
+        let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return .vertex(project: String(parts[0]), region: String(parts[1]))
+    }
+
+    /// The environment variable a command line reads this endpoint's
+    /// credential from: `ANTHROPIC_API_KEY`, `AWS_BEARER_TOKEN_BEDROCK`
+    /// (a Bedrock API key, the name AWS tools use) or
+    /// `CLOUDSDK_AUTH_ACCESS_TOKEN` (an OAuth access token, as gcloud reads it).
+    public var credentialVariable: String {
+        switch _kind {
+        case .anthropic: "ANTHROPIC_API_KEY"
+        case .bedrock: "AWS_BEARER_TOKEN_BEDROCK"
+        case .vertex: "CLOUDSDK_AUTH_ACCESS_TOKEN"
+        }
+    }
+
+    /// The credential from ``credentialVariable`` in `environment`, or nil
+    /// when unset or empty. On Vertex the token is fixed (a refresh returns
+    /// it again); a long-running caller supplies its own provider.
+    public func credentials(from environment: [String: String]) -> Credentials? {
+        guard let value = environment[credentialVariable], !value.isEmpty else { return nil }
+        if case .vertex = _kind { return .bearer(_FixedToken(value: value)) }
+        return .apiKey(value)
+    }
+}
+
+/// A token that does not change (from the environment).
+struct _FixedToken: BearerTokenProvider {
+    let value: String
+    func token(refresh: Bool) async throws -> String { value }
+}
