@@ -4,7 +4,7 @@
 // only the standard library, Foundation, Glibc/Darwin and Synchronization.
 //
 // Library modules form a strict chain; each knows nothing of those after it:
-//   ServerSentEvents, IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport
+//   ServerSentEvents, AppendOnlyStorage → IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport
 // The benchmark and fuzz targets live in Benchmarks/ and Fuzz/ (declared here
 // with `path:`) so that building the library stays small.
 import PackageDescription
@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ServerSentEvents", targets: ["ServerSentEvents"]),
+        .library(name: "AppendOnlyStorage", targets: ["AppendOnlyStorage"]),
         .library(name: "IncrementalJSON", targets: ["IncrementalJSON"]),
         .library(name: "ClaudeStreaming", targets: ["ClaudeStreaming"]),
         .library(name: "ClaudeTransport", targets: ["ClaudeTransport"]),
@@ -33,10 +34,15 @@ let package = Package(
     targets: [
         // MARK: Library modules
         .target(name: "ServerSentEvents", swiftSettings: strict),
-        .target(name: "IncrementalJSON", swiftSettings: strict),
+        // Invariant checks run after every mutation in debug builds only
+        // (swift-collections' COLLECTIONS_INTERNAL_CHECKS pattern).
+        .target(
+            name: "AppendOnlyStorage",
+            swiftSettings: strict + [.define("APPEND_ONLY_STORAGE_INTERNAL_CHECKS", .when(configuration: .debug))]),
+        .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
         .target(
             name: "ClaudeStreaming",
-            dependencies: ["ServerSentEvents", "IncrementalJSON"],
+            dependencies: ["ServerSentEvents", "AppendOnlyStorage", "IncrementalJSON"],
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["ClaudeStreaming"], swiftSettings: strict),
 
@@ -72,6 +78,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "AppendOnlyStorageTests", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),

@@ -34,6 +34,10 @@
 // `maxPooledRegions` regions and `maxPooledBytes` of written pages, and
 // unmaps anything past that. Marking pooled pages `MADV_FREE` (reclaimable)
 // was tried: writing to them again made a 1 MiB parse 6-12% slower.
+//
+// Invariants (`_checkInvariants()` on every region handed out or given
+// back, debug builds): a region starts on a page boundary and spans whole
+// pages.
 
 import Synchronization
 #if canImport(Glibc)
@@ -83,7 +87,10 @@ struct _ReservedRegion: @unchecked Sendable {
         let (wanted, overflow) = bytes.multipliedReportingOverflow(by: reservationFactor)
         guard !overflow, bytes > 0 else { return nil }
         let reserved = _roundedToPages(Swift.max(wanted, minimumReservation))
-        if let reused = pool.withLock({ $0.take(fitting: reserved) }) { return reused }
+        if let reused = pool.withLock({ $0.take(fitting: reserved) }) {
+            reused._checkInvariants()
+            return reused
+        }
         if let mapped = _map(reserved) { return mapped }
         // Idle pooled regions count against the caps: give them back and
         // try once more.
@@ -121,7 +128,9 @@ struct _ReservedRegion: @unchecked Sendable {
         #if canImport(Glibc)
         _ = madvise(raw, reserved, MADV_NOHUGEPAGE)
         #endif
-        return _ReservedRegion(base: raw, reservedBytes: reserved)
+        let region = _ReservedRegion(base: raw, reservedBytes: reserved)
+        region._checkInvariants()
+        return region
     }
     #endif
 
@@ -130,6 +139,7 @@ struct _ReservedRegion: @unchecked Sendable {
     /// `writtenBytes`: how much of it this holder may have written.
     func release(writtenBytes: Int) {
         #if canImport(Glibc) || canImport(Darwin)
+        _checkInvariants()
         let written = Self._roundedToPages(Swift.min(Swift.max(writtenBytes, 0), reservedBytes))
         let unmapped = Self.pool.withLock { $0.give(self, written: written) }
         for region in unmapped { region._unmap() }
@@ -149,4 +159,17 @@ struct _ReservedRegion: @unchecked Sendable {
         let page = pageSize
         return (bytes + page - 1) / page * page
     }
+
+    #if APPEND_ONLY_STORAGE_INTERNAL_CHECKS
+    /// Traps when the region is not whole pages from a page boundary.
+    ///
+    /// - Complexity: O(1).
+    func _checkInvariants() {
+        precondition(Int(bitPattern: base) % Self.pageSize == 0, "region base off a page boundary")
+        precondition(reservedBytes > 0 && reservedBytes % Self.pageSize == 0, "region of \(reservedBytes) bytes, not whole pages")
+    }
+    #else
+    /// Does nothing: invariant checks are compiled out of this build.
+    @inline(__always) func _checkInvariants() {}
+    #endif
 }
