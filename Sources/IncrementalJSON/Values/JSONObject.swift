@@ -41,7 +41,7 @@ public struct JSONObject: Sendable, Hashable {
     /// The keys in arrival order, duplicates included.
     public var keys: [String] { entries.map(\.key) }
 
-    /// The value of the last member named `key` (see ``JSONValue/subscript(key:)``).
+    /// The value of the last member named `key` (see ``JSONValue/subscript(_:)-(String)``).
     ///
     /// - Complexity: O(count).
     public subscript(key: String) -> JSONValue? {
