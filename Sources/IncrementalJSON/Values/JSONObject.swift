@@ -36,6 +36,7 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
+    /// True when the object has no members (so far).
     public var isEmpty: Bool { count == 0 }
 
     /// The keys in arrival order, duplicates included.

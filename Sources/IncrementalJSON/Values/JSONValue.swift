@@ -41,11 +41,17 @@
 public struct JSONValue: Sendable, Hashable {
     /// What kind of value this is, with its payload.
     public enum Kind: Sendable, Hashable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
+        /// A number, kept as its source text.
         case number(JSONNumber)
+        /// A string, as UTF-8 that may still grow.
         case string(AppendOnlyText)
+        /// An array.
         case array(JSONArray)
+        /// An object, members in document order.
         case object(JSONObject)
     }
 
@@ -55,6 +61,7 @@ public struct JSONValue: Sendable, Hashable {
     /// closing quote, a container without its closing bracket).
     public var isComplete: Bool
 
+    /// A value of `kind`, complete unless said otherwise.
     public init(_ kind: Kind, isComplete: Bool = true) {
         self.kind = kind
         self.isComplete = isComplete
@@ -62,14 +69,21 @@ public struct JSONValue: Sendable, Hashable {
 
     // MARK: Complete values
 
+    /// The complete value `null`.
     public static let null = JSONValue(.null)
 
+    /// A complete boolean.
     public static func bool(_ value: Bool) -> JSONValue { JSONValue(.bool(value)) }
 
+    /// A complete number.
     public static func number(_ value: JSONNumber) -> JSONValue { JSONValue(.number(value)) }
 
+    /// A complete string.
     public static func string(_ value: String) -> JSONValue { JSONValue(.string(AppendOnlyText(value))) }
 
+    /// A complete array of `elements`.
+    ///
+    /// - Complexity: O(`elements.count`).
     public static func array(_ elements: [JSONValue]) -> JSONValue {
         JSONValue(.array(JSONArray(elements)))
     }
@@ -95,26 +109,31 @@ public struct JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The boolean; nil for other kinds.
     public var boolValue: Bool? {
         if case .bool(let value) = kind { return value }
         return nil
     }
 
+    /// The number; nil for other kinds.
     public var numberValue: JSONNumber? {
         if case .number(let value) = kind { return value }
         return nil
     }
 
+    /// The array; nil for other kinds.
     public var arrayValue: JSONArray? {
         if case .array(let value) = kind { return value }
         return nil
     }
 
+    /// The object; nil for other kinds.
     public var objectValue: JSONObject? {
         if case .object(let value) = kind { return value }
         return nil
     }
 
+    /// True for `null`.
     public var isNull: Bool {
         if case .null = kind { return true }
         return false
