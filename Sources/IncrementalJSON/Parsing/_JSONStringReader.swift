@@ -29,11 +29,16 @@
 //   escapes and copied `café "x"` once.
 //
 // Everything is `@inlinable` and `@inline(__always)`: this is the innermost
-// loop of a whole-document parse and of every streamed text delta.
+// loop of a whole-document parse and of every streamed text delta. The types
+// are also `@usableFromInline`: without it this toolchain (6.3) neither
+// checks nor serialises the bodies of a `package` type's inlinable members,
+// so ClaudeStreaming called each one (hexDigit included) as a function.
 
 /// Where and why a run of string bytes ended (see ``_JSONStringReader``).
+@usableFromInline
 package struct _JSONStringRun {
     /// Why the run stopped.
+    @usableFromInline
     package enum Stop {
         /// `p[end]` is a quote, a backslash or a control byte.
         case special
@@ -49,9 +54,9 @@ package struct _JSONStringRun {
     }
 
     /// The first byte not in the run.
-    package var end: Int
+    @usableFromInline package var end: Int
     /// Why it stopped there.
-    package var stop: Stop
+    @usableFromInline package var stop: Stop
 
     @inlinable @inline(__always)
     init(end: Int, stop: Stop) {
@@ -62,6 +67,7 @@ package struct _JSONStringRun {
 
 /// The byte-level reads of a JSON string's contents, shared by the parser
 /// and the hot delta scanner (file comment).
+@usableFromInline
 package enum _JSONStringReader {
     /// Reads the run of bytes from `p[start]` that need no attention: plain
     /// ASCII and well-formed multi-byte characters.
