@@ -46,14 +46,15 @@ import Glibc
 import Darwin
 #endif
 
+@usableFromInline
 struct _ReservedRegion: @unchecked Sendable {
     // @unchecked: a range of the process's address space; writing and
     // reading it is ordered by the storage that owns it (AppendOnlyArray.swift).
-    let base: UnsafeMutableRawPointer
-    let reservedBytes: Int
+    @usableFromInline let base: UnsafeMutableRawPointer
+    @usableFromInline let reservedBytes: Int
 
     /// Plain-data buffers at least this large are given a region.
-    static let threshold = 4 << 10
+    @usableFromInline static let threshold = 4 << 10
     /// A region maps this many times the size asked for, at least
     /// `minimumReservation` bytes: room for the buffer to grow 64-fold in place.
     static let reservationFactor = 64
@@ -64,13 +65,13 @@ struct _ReservedRegion: @unchecked Sendable {
     static let reservedBytesInUse = Atomic(0)
     /// Plain-data buffers that grow this large move into a region even
     /// when no other value holds them, so their pages can be reused.
-    static let privateThreshold = 256 << 10
+    @usableFromInline static let privateThreshold = 256 << 10
     static let maxPooledRegions = 16
     static let maxPooledBytes = 16 << 20
     /// Released regions kept for reuse (they still count as live).
     static let pool = Mutex(_RegionPool(maxRegions: maxPooledRegions, maxBytes: maxPooledBytes))
 
-    static let pageSize: Int = {
+    @usableFromInline static let pageSize: Int = {
         #if canImport(Glibc) || canImport(Darwin)
         let size = Int(sysconf(Int32(_SC_PAGESIZE)))
         return size > 0 ? size : 4096
@@ -82,6 +83,7 @@ struct _ReservedRegion: @unchecked Sendable {
     /// Maps room for `bytes` grown `reservationFactor` times (or reuses a
     /// pooled region of about that size); nil when the cap is reached or
     /// the system declines.
+    @usableFromInline
     static func reserve(atLeast bytes: Int) -> _ReservedRegion? {
         #if canImport(Glibc) || canImport(Darwin)
         let (wanted, overflow) = bytes.multipliedReportingOverflow(by: reservationFactor)
