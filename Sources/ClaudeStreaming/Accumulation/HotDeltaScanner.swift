@@ -58,7 +58,7 @@ enum _HotDeltaKind: UInt8, CaseIterable {
     }
 
     init?(deltaType: String) {
-        guard let kind = Self.allCases.first(where: { $0.wireName.description == deltaType }) else { return nil }
+        guard let kind = Self.first(where: { $0.wireName.description == deltaType }) else { return nil }
         self = kind
     }
 
