@@ -4,7 +4,7 @@
 // only the standard library, Foundation, Glibc/Darwin and Synchronization.
 //
 // Library modules form a strict chain; each knows nothing of those after it:
-//   ServerSentEvents, AWSEventStream, IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport  →  ClaudeSession
+//   ServerSentEvents, AWSEventStream, AppendOnlyStorage → IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport  →  ClaudeSession
 // The benchmark and fuzz targets live in Benchmarks/ and Fuzz/ (declared here
 // with `path:`) so that building the library stays small.
 import PackageDescription
@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "ServerSentEvents", targets: ["ServerSentEvents"]),
         .library(name: "AWSEventStream", targets: ["AWSEventStream"]),
+        .library(name: "AppendOnlyStorage", targets: ["AppendOnlyStorage"]),
         .library(name: "IncrementalJSON", targets: ["IncrementalJSON"]),
         .library(name: "ClaudeStreaming", targets: ["ClaudeStreaming"]),
         .library(name: "ClaudeTransport", targets: ["ClaudeTransport"]),
@@ -37,10 +38,15 @@ let package = Package(
         // MARK: Library modules
         .target(name: "ServerSentEvents", swiftSettings: strict),
         .target(name: "AWSEventStream", swiftSettings: strict),
-        .target(name: "IncrementalJSON", swiftSettings: strict),
+        // Invariant checks run after every mutation in debug builds only
+        // (swift-collections' COLLECTIONS_INTERNAL_CHECKS pattern).
+        .target(
+            name: "AppendOnlyStorage",
+            swiftSettings: strict + [.define("APPEND_ONLY_STORAGE_INTERNAL_CHECKS", .when(configuration: .debug))]),
+        .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
         .target(
             name: "ClaudeStreaming",
-            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "AppendOnlyStorage", "IncrementalJSON"],
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["ClaudeStreaming"], swiftSettings: strict),
         .target(name: "ClaudeSession", dependencies: ["ClaudeTransport"], swiftSettings: strict),
@@ -81,6 +87,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "AppendOnlyStorageTests", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),

@@ -3,6 +3,7 @@
 /// After an `SSEError` the parser is unusable: every later `feed` throws the
 /// same error again (the stream is no longer framed in a known place).
 public struct SSEError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Which limit was crossed.
     public enum Reason: Sendable, Hashable {
         /// A line (without terminator) was longer than `limit` bytes.
         case lineTooLong(limit: Int)
@@ -10,10 +11,12 @@ public struct SSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case eventTooLarge(limit: Int)
     }
 
+    /// Which limit, and its value.
     public var reason: Reason
     /// Byte offset in the whole stream of the first byte past the limit.
     public var offset: Int
 
+    /// An error for `reason` at stream byte `offset`.
     public init(reason: Reason, offset: Int) {
         self.reason = reason
         self.offset = offset

@@ -13,6 +13,7 @@ public struct SSEEventView {
     /// Stream offset of the terminator of the blank line that dispatched it.
     public var streamOffset: Int
 
+    /// A view of these buffers; each parameter as the property of that name.
     public init(data: UnsafeRawBufferPointer, eventType: UnsafeRawBufferPointer?, lastEventID: UnsafeRawBufferPointer, retry: Int?, streamOffset: Int) {
         self.data = data
         self.eventType = eventType

@@ -10,6 +10,8 @@ public struct SSELimits: Sendable, Hashable {
     /// joined with LF, final LF not counted).
     public var maxEventBytes: Int
 
+    /// Limits of `maxLineBytes` per line and `maxEventBytes` per event
+    /// (16 MiB and 64 MiB by default); negative values count as 0.
     public init(maxLineBytes: Int = 16 << 20, maxEventBytes: Int = 64 << 20) {
         self.maxLineBytes = max(0, maxLineBytes)
         self.maxEventBytes = max(0, maxEventBytes)

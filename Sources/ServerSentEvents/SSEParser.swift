@@ -54,6 +54,7 @@ public struct SSEParser: Sendable {
     var _offset = 0
     var _failure: SSEError? = nil
 
+    /// A parser at the start of a stream, within `limits`.
     public init(limits: SSELimits = SSELimits()) {
         _limits = limits
     }

@@ -14,6 +14,7 @@ public struct ServerSentEvent: Sendable, Hashable, Codable {
     /// Stream offset of the terminator of the blank line that dispatched it.
     public var streamOffset: Int
 
+    /// An event; each parameter as the property of that name.
     public init(eventType: String? = nil, data: [UInt8], lastEventID: String = "", retry: Int? = nil, streamOffset: Int = 0) {
         self.eventType = eventType
         self.data = data

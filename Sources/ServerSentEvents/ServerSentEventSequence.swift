@@ -18,6 +18,7 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
     let base: Base
     let limits: SSELimits
 
+    /// The events framed from `base`'s chunks, within `limits`.
     public init(base: Base, limits: SSELimits = SSELimits()) {
         self.base = base
         self.limits = limits

@@ -62,4 +62,14 @@ import Testing
         #expect(value[2]?.arrayValue?.count == 0)
         #expect(value[5]?.objectValue?.keys == ["c"])
     }
+
+    /// Text that is not valid UTF-8 still encodes to valid JSON (U+FFFD),
+    /// and control bytes and quotes are escaped.
+    @Test func compactEncodingOfInvalidTextIsStillValidJSON() throws {
+        var text = AppendOnlyText("a")
+        text.append(utf8: [0xFF, 0x22, 0x0A, 0x01])
+        let value = JSONValue(.string(text))
+        #expect(value.compactJSON == "\"a\u{FFFD}\\\"\\n\\u0001\"")
+        #expect(try JSONValue.parse(value.compactJSON).stringValue == "a\u{FFFD}\"\n\u{1}")
+    }
 }

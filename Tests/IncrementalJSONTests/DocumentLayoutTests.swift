@@ -26,6 +26,33 @@ import Testing
         #expect(parsed.objectValue?.keys == ["name", "n", "nested", "empty"])
     }
 
+    /// The worked example at the top of JSONValue.swift, node for node.
+    @Test func theWorkedExampleOfJSONValueSwift() throws {
+        var parser = IncrementalJSONParser()
+        try parser.feed(#"{"id":7,"tags":["rain","heavy showers by noo"#)
+        let snapshot = parser.value
+        #expect(parser._bytes.elementsEqual("rainheavy showers by noo".utf8))
+        #expect(parser._columns.count == 2)
+        #expect(parser._columns[0].map(\.tag) == [.shortString, .shortNumber])
+        #expect(parser._columns[1].map { [$0.tag == .string ? 1 : 0, $0.start, $0.count] } == [[1, 0, 4]])
+        #expect(snapshot?["tags"]?.isComplete == false)
+        #expect(snapshot?["tags"]?[0]?.stringValue == "rain")
+        let leaf = try #require(snapshot?["tags"]?[1])
+        #expect(leaf.stringValue == "heavy showers by noo" && !leaf.isComplete)
+
+        // Up to the array's close (once the document closes, its columns
+        // are settled and the parser lets them go).
+        try parser.feed(#"n"]"#)
+        try #require(parser._columns.count == 2)
+        #expect(parser._columns[1].map { [$0.start, $0.count] } == [[0, 4], [4, 21]])
+        #expect(parser._columns[0].map(\.tag) == [.shortString, .shortNumber, .shortString, .array])
+        #expect(parser._columns[0].last.map { [$0.start, $0.count] } == [0, 2])
+        try parser.feed("}")
+        let done = try parser.finish()
+        #expect(done.compactJSON == #"{"id":7,"tags":["rain","heavy showers by noon"]}"#)
+        #expect(snapshot?["tags"]?[1]?.stringValue == "heavy showers by noo", "the earlier snapshot reads its own prefix")
+    }
+
     /// A long parsed string shares the document's bytes; appending to it
     /// copies it first, so the document is never changed.
     @Test func longStringsAreSlicesAndAppendingCopies() throws {

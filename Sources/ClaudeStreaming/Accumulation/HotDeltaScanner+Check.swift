@@ -6,8 +6,9 @@ import IncrementalJSON
 extension MessageAccumulator {
     /// For fuzzers and tests: nil when the hot-delta scanner declines `data`
     /// or reads the same index, delta type and payload as the full JSON
-    /// parser; otherwise what differs.
-    public static func _checkHotPathAgreement(_ data: UnsafeRawBufferPointer) -> String? {
+    /// parser; otherwise what differs. `package`: a test hook, not API
+    /// (Fuzz/FuzzProperties is a target of this package).
+    package static func _checkHotPathAgreement(_ data: UnsafeRawBufferPointer) -> String? {
         var scanner = _HotDeltaScanner()
         guard let delta = scanner.scan(data) else { return nil }
         let payload: [UInt8] = delta.payloadIsInData

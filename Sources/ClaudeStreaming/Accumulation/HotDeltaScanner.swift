@@ -11,11 +11,7 @@
 // error with its offset. So the fast path never accepts what the full parser
 // would reject, and never has to know how to explain a failure.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IncrementalJSON
 
 /// The delta kinds the scanner reads, with the one table of their wire
 /// names and payload fields that the scanner, the full-parser path and the
@@ -44,12 +40,25 @@ enum _HotDeltaKind: UInt8, CaseIterable {
     }
 
     init?(deltaType: UnsafeRawBufferPointer) {
-        guard let kind = Self.allCases.first(where: { _equals(deltaType, $0.wireName) }) else { return nil }
+        guard let kind = Self.first(where: { _equals(deltaType, $0.wireName) }) else { return nil }
         self = kind
     }
 
+    /// The first kind, in table order, that `matches`. Walks the raw
+    /// values rather than `allCases`, which builds an array on every call
+    /// (this runs once per event).
+    @inline(__always)
+    static func first(where matches: (Self) -> Bool) -> Self? {
+        var raw: UInt8 = 0
+        while let kind = Self(rawValue: raw) {
+            if matches(kind) { return kind }
+            raw &+= 1
+        }
+        return nil
+    }
+
     init?(deltaType: String) {
-        guard let kind = Self.allCases.first(where: { $0.wireName.description == deltaType }) else { return nil }
+        guard let kind = Self.first(where: { $0.wireName.description == deltaType }) else { return nil }
         self = kind
     }
 
@@ -86,12 +95,7 @@ struct _HotDeltaScanner {
         guard reader.consumeLiteral(#"{"type":"content_block_delta","index":"#),
               let index = reader.smallInteger(),
               reader.consumeLiteral(#","delta":{"type":""#) else { return nil }
-        let kind: _HotDeltaKind
-        if reader.consumeLiteral(#"text_delta","text":"#) { kind = .text }
-        else if reader.consumeLiteral(#"input_json_delta","partial_json":"#) { kind = .inputJSON }
-        else if reader.consumeLiteral(#"thinking_delta","thinking":"#) { kind = .thinking }
-        else if reader.consumeLiteral(#"signature_delta","signature":"#) { kind = .signature }
-        else { return nil }
+        guard let kind = _HotDeltaKind.first(where: { reader.consumeCanonicalHead(of: $0) }) else { return nil }
         guard let payload = reader.string(unescapingInto: &unescaped) else { return nil }
         reader.skipWhitespace()
         guard reader.consume(0x7D) else { return nil }
@@ -197,18 +201,36 @@ struct _ByteReader {
     mutating func consumeLiteral(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard n <= base.count &- position, let start = base.baseAddress,
-              memcmp(start + position, literal.utf8Start, n) == 0 else { return false }
+              _bytesEqual(start + position, UnsafeRawPointer(literal.utf8Start), n) else { return false }
         position &+= n
         return true
     }
 
+    /// Consumes `<wireName>","<payloadField>":` of `kind` (the canonical
+    /// layout's delta type and payload key, the payload's opening quote
+    /// left for ``string(unescapingInto:)``), or nothing.
+    @inline(__always)
+    mutating func consumeCanonicalHead(of kind: _HotDeltaKind) -> Bool {
+        let start = position
+        if consumeLiteral(kind.wireName), consumeLiteral(#"",""#), consumeLiteral(kind.payloadField), consumeLiteral(#"":"#) {
+            return true
+        }
+        position = start
+        return false
+    }
+
+    /// The input from `position` as bytes, or nil when there are none.
+    @inline(__always)
+    private var _bytes: UnsafePointer<UInt8>? {
+        base.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    }
+
     /// A string without escapes or non-ASCII bytes, returned in place.
     mutating func plainString() -> UnsafeRawBufferPointer? {
-        guard consume(0x22) else { return nil }
+        guard consume(0x22), let p = _bytes else { return nil }
         let start = position
-        var sawNonASCII = false
-        position = _skipPlainRun(from: position, sawNonASCII: &sawNonASCII)
-        guard !sawNonASCII, peek() == 0x22 else { return nil }
+        position = _JSONStringReader.skipPlain(p, position, base.count)
+        guard peek() == 0x22 else { return nil }
         position += 1
         return UnsafeRawBufferPointer(rebasing: base[start..<(position - 1)])
     }
@@ -234,99 +256,71 @@ struct _ByteReader {
     /// first). Nil on anything the scanner leaves to the full parser:
     /// surrogate escapes, invalid UTF-8, bad escapes, control bytes.
     mutating func string(unescapingInto out: inout [UInt8]) -> (range: Range<Int>, inData: Bool)? {
-        guard consume(0x22) else { return nil }
+        guard consume(0x22), let p = _bytes else { return nil }
         let start = position
-        var sawNonASCII = false
+        let n = base.count
         var copying = false
-        while position < base.count {
+        while true {
             let runStart = position
-            position = _skipPlainRun(from: position, sawNonASCII: &sawNonASCII)
-            guard let b = peek() else { return nil }
+            let run = _JSONStringReader.run(p, from: position, to: n)
+            // Ill-formed or cut UTF-8, or no closing quote: the parser's to report.
+            guard case .special = run.stop else { return nil }
+            position = run.end
+            let b = p[position]
             if b == 0x22 {
-                let run = runStart..<position
                 position += 1
-                if copying { out._appendBytes(UnsafeRawBufferPointer(rebasing: base[run])) }
-                if sawNonASCII {
-                    let valid = copying
-                        ? out.withUnsafeBytes { _isValidUTF8($0) }
-                        : _isValidUTF8(UnsafeRawBufferPointer(rebasing: base[start..<run.upperBound]))
-                    guard valid else { return nil }
-                }
-                return copying ? (0..<out.count, false) : (start..<run.upperBound, true)
+                guard copying else { return (start..<(position - 1), true) }
+                out._appendBytes(UnsafeRawBufferPointer(start: p + runStart, count: position - 1 - runStart))
+                return (0..<out.count, false)
             }
             guard b == 0x5C else { return nil }  // control byte
-            if !copying {
+            if copying {
+                out._appendBytes(UnsafeRawBufferPointer(start: p + runStart, count: position - runStart))
+            } else {
                 copying = true
                 out.removeAll(keepingCapacity: true)
-                out._appendBytes(UnsafeRawBufferPointer(rebasing: base[start..<position]))
-            } else {
-                out._appendBytes(UnsafeRawBufferPointer(rebasing: base[runStart..<position]))
+                out._appendBytes(UnsafeRawBufferPointer(start: p + start, count: position - start))
             }
             position += 1
             guard let e = peek() else { return nil }
             position += 1
-            switch e {
-            case 0x22, 0x5C, 0x2F: out.append(e)
-            case 0x62: out.append(0x08)
-            case 0x66: out.append(0x0C)
-            case 0x6E: out.append(0x0A)
-            case 0x72: out.append(0x0D)
-            case 0x74: out.append(0x09)
-            case 0x75:
-                guard let scalar = hex4(), !(0xD800...0xDFFF).contains(scalar),
-                      let unicode = Unicode.Scalar(scalar) else { return nil }
-                out.append(contentsOf: unicode.utf8)
-            default: return nil
+            if let byte = _JSONStringReader.escapedByte(e) {
+                out.append(byte)
+                continue
             }
+            guard e == 0x75, let scalar = hex4(), !(0xD800...0xDFFF).contains(scalar) else { return nil }
+            _JSONStringReader.withUTF8(of: scalar) { out._appendBytes(UnsafeRawBufferPointer($0)) }
         }
-        return nil
     }
 
-    /// The end of the run of bytes from `start` that need no attention in a
-    /// string (not `"`, `\\`, or a control byte), eight at a time.
-    @inline(__always)
-    private func _skipPlainRun(from start: Int, sawNonASCII: inout Bool) -> Int {
-        var i = start
-        let n = base.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while i &+ 8 <= n {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            // A byte is flagged when it is zero after the xor (a quote or a
-            // backslash) or below 0x20; bytes >= 0x80 never flag these tests.
-            let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
-            if special != 0 { break }
-            if word & highs != 0 { sawNonASCII = true }
-            i &+= 8
-        }
-        while i < n {
-            let b = base[i]
-            if b == 0x22 || b == 0x5C || b < 0x20 { break }
-            if b >= 0x80 { sawNonASCII = true }
-            i &+= 1
-        }
-        return i
-    }
-
+    /// Four hex digits of a `\u` escape.
     private mutating func hex4() -> UInt32? {
         guard position + 4 <= base.count else { return nil }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let b = base[position]
-            let digit: UInt8
-            switch b {
-            case 0x30...0x39: digit = b - 0x30
-            case 0x41...0x46: digit = b - 0x41 + 10
-            case 0x61...0x66: digit = b - 0x61 + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(digit)
+            guard let digit = _JSONStringReader.hexDigit(base[position]) else { return nil }
+            value = value << 4 | digit
             position += 1
         }
         return value
     }
+}
+
+/// `memcmp(a, b, n) == 0`, inline, eight bytes a step. The table's names
+/// are not compile-time constants where they are compared, so `memcmp`
+/// would be a call per name (+1.7M instructions on the 4 MiB tool stream).
+@inline(__always)
+func _bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    var i = 0
+    while n &- i >= 8 {
+        guard a.loadUnaligned(fromByteOffset: i, as: UInt64.self) == b.loadUnaligned(fromByteOffset: i, as: UInt64.self) else { return false }
+        i &+= 8
+    }
+    while i < n {
+        guard a.load(fromByteOffset: i, as: UInt8.self) == b.load(fromByteOffset: i, as: UInt8.self) else { return false }
+        i &+= 1
+    }
+    return true
 }
 
 @inline(__always)
@@ -342,42 +336,4 @@ extension Array where Element == UInt8 {
     mutating func _appendBytes(_ bytes: UnsafeRawBufferPointer) {
         append(contentsOf: bytes.bindMemory(to: UInt8.self))
     }
-}
-
-/// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates,
-/// nothing above U+10FFFF). ASCII runs are skipped eight bytes at a time.
-func _isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    var i = 0
-    let n = bytes.count
-    while i < n {
-        if i &+ 8 <= n, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-            i &+= 8
-            continue
-        }
-        let lead = bytes[i]
-        if lead < 0x80 { i &+= 1; continue }
-        let length: Int
-        var lower: UInt8 = 0x80
-        var upper: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: return false
-        }
-        guard i &+ length <= n else { return false }
-        let second = bytes[i &+ 1]
-        guard second >= lower && second <= upper else { return false }
-        var k = 2
-        while k < length {
-            guard bytes[i &+ k] & 0xC0 == 0x80 else { return false }
-            k &+= 1
-        }
-        i &+= length
-    }
-    return true
 }

@@ -3,14 +3,16 @@
 // input streams and whose results arrive whole, text with a citation, and a
 // client tool call. Every kind of block the renderer draws appears once.
 
-/// A recorded Messages API stream bundled with the package.
-public enum DemoRecording {
+/// A recorded Messages API stream bundled with the package, for the
+/// command line's `replay` and the tests. `package`: it is a fixture of
+/// this package's own tools, not API for apps that depend on it.
+package enum DemoRecording {
     /// The raw bytes of the stream, exactly as the server would send them.
-    public static var bytes: [UInt8] { Array(sse.utf8) }
+    package static var bytes: [UInt8] { Array(sse.utf8) }
 
     /// The stream as text (the literal's last line break is not part of it,
     /// hence the extra blank line before the closing delimiter).
-    public static let sse: String = #"""
+    package static let sse: String = #"""
 event: message_start
 data: {"type":"message_start","message":{"id":"msg_demo_01","type":"message","role":"assistant","model":"claude-opus-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1284,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":3,"service_tier":"standard"}}}
 

@@ -26,6 +26,7 @@ public struct JSONValueDecoder: Sendable {
     /// decoded value is known to be final.
     public var requireComplete: Bool = false
 
+    /// A decoder; `requireComplete` as the property of that name.
     public init(requireComplete: Bool = false) {
         self.requireComplete = requireComplete
     }

@@ -44,6 +44,7 @@
 /// - Complexity: `feed` is O(bytes fed), plus O(deepest depth reached so
 ///   far) to check the document's storages at its end; `value` is O(depth).
 public struct IncrementalJSONParser: Sendable {
+    /// The limits and policies this parser was made with.
     public let options: JSONParserOptions
     /// `options`' limits, capped where the document layout needs it: byte
     /// offsets are 32 bits and text lengths 29 bits (`_NodeLimits`).
@@ -89,6 +90,7 @@ public struct IncrementalJSONParser: Sendable {
     var _literal: _Literal = .true
     var _matched = 0
 
+    /// A parser at the start of a document, with `options`' limits.
     public init(options: JSONParserOptions = .init()) {
         self.options = options
         _maxDocumentBytes = Swift.min(options.maxBytes ?? _NodeLimits.maxDocumentBytes, _NodeLimits.maxDocumentBytes)
@@ -114,6 +116,9 @@ public struct IncrementalJSONParser: Sendable {
         if let limit { throw _fail(.sizeLimitExceeded(limit), at: 0) }
     }
 
+    /// Parses the next chunk. After an error every later call throws it again.
+    ///
+    /// - Complexity: O(`bytes.count`).
     public mutating func feed(_ bytes: [UInt8]) throws(JSONParseError) {
         // The stdlib's closure-taking accessors are not typed-throws yet, so
         // the error is carried out by hand.
@@ -124,6 +129,10 @@ public struct IncrementalJSONParser: Sendable {
         if let failure { throw failure }
     }
 
+    /// Parses the next chunk of text (its UTF-8). After an error every later
+    /// call throws it again.
+    ///
+    /// - Complexity: O(`text.utf8.count`).
     public mutating func feed(_ text: String) throws(JSONParseError) {
         var text = text
         var failure: JSONParseError? = nil
@@ -336,12 +345,18 @@ extension JSONValue {
         return try parser.finish()
     }
 
+    /// Parses one whole document.
+    ///
+    /// - Complexity: O(`bytes.count`).
     public static func parse(_ bytes: [UInt8], options: JSONParserOptions = .init()) throws(JSONParseError) -> JSONValue {
         var parser = IncrementalJSONParser(options: options)
         try parser.feed(bytes)
         return try parser.finish()
     }
 
+    /// Parses one whole document given as text.
+    ///
+    /// - Complexity: O(`text.utf8.count`).
     public static func parse(_ text: String, options: JSONParserOptions = .init()) throws(JSONParseError) -> JSONValue {
         var parser = IncrementalJSONParser(options: options)
         try parser.feed(text)

@@ -33,8 +33,10 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Byte offset in the whole input.
     public var offset: Int
+    /// What is wrong there.
     public var reason: Reason
 
+    /// An error at byte `offset` of the whole input.
     public init(offset: Int, reason: Reason) {
         self.offset = offset
         self.reason = reason

@@ -17,6 +17,7 @@ public struct JSONParserOptions: Sendable, Hashable {
     /// Whether incomplete strings appear in snapshots.
     public var partialStrings: PartialStringPolicy = .visible
 
+    /// Options; each parameter as the property of that name.
     public init(
         maxDepth: Int = 512,
         maxBytes: Int? = nil,

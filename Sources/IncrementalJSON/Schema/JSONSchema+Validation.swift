@@ -5,8 +5,10 @@
 public struct JSONSchemaViolation: Sendable, Hashable, CustomStringConvertible {
     /// Where, as `$`, `$.key`, `$.list[3]`.
     public var path: String
+    /// What is wrong, in words.
     public var message: String
 
+    /// A violation at `path`.
     public init(path: String, message: String) {
         self.path = path
         self.message = message

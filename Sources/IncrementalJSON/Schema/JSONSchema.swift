@@ -12,11 +12,15 @@ public indirect enum JSONSchema: Sendable, Hashable {
     /// An object with these properties, in order. Rendered with
     /// `"additionalProperties": false`, which the API requires for structured output.
     case object([Property], description: String? = nil)
+    /// An array whose every element matches `items`.
     case array(items: JSONSchema, description: String? = nil)
     /// A string, optionally one of `enum`.
     case string(enum: [String]? = nil, description: String? = nil)
+    /// Any JSON number.
     case number(description: String? = nil)
+    /// A number without fraction or exponent.
     case integer(description: String? = nil)
+    /// `true` or `false`.
     case boolean(description: String? = nil)
     /// Any one of the alternatives.
     case anyOf([JSONSchema], description: String? = nil)
@@ -25,11 +29,16 @@ public indirect enum JSONSchema: Sendable, Hashable {
 
     /// One property of an object schema.
     public struct Property: Sendable, Hashable {
+        /// The member's key.
         public var name: String
+        /// What the member's value must match.
         public var schema: JSONSchema
+        /// Rendered as the property's `description`, for the model.
         public var description: String?
+        /// Whether the member must be present (listed in `required`).
         public var isRequired: Bool
 
+        /// A property named `name` whose value matches `schema`.
         public init(_ name: String, _ schema: JSONSchema, description: String? = nil, isRequired: Bool = true) {
             self.name = name
             self.schema = schema

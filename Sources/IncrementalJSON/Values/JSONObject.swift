@@ -36,12 +36,13 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
+    /// True when the object has no members (so far).
     public var isEmpty: Bool { count == 0 }
 
     /// The keys in arrival order, duplicates included.
     public var keys: [String] { entries.map(\.key) }
 
-    /// The value of the last member named `key` (see ``JSONValue/subscript(key:)``).
+    /// The value of the last member named `key` (see ``JSONValue/subscript(_:)-(String)``).
     ///
     /// - Complexity: O(count).
     public subscript(key: String) -> JSONValue? {

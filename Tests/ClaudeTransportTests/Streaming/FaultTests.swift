@@ -11,6 +11,9 @@ import Testing
 
 private let recording = "pydantic-ai__test_anthropic_web_search_citations_stream.sse"
 
+/// Tests whose route replays `recording` from ../shared/corpus skip without it.
+private let needsRecording = ConditionTrait.enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus")
+
 private func failure(_ client: MessagesClient, _ request: MessageRequest = simpleRequest) async -> TransportError? {
     do throws(TransportError) {
         _ = try await client.send(request)
@@ -107,7 +110,7 @@ struct FaultTests {
         }
     }
 
-    @Test func disconnectMidEventKeepsThePartialSnapshot() async throws {
+    @Test(needsRecording) func disconnectMidEventKeepsThePartialSnapshot() async throws {
         try await withLoopbackServer { server in
             let error = await failure(loopbackClient(server, "fault/disconnect/\(recording)"))
             switch error {
@@ -121,7 +124,7 @@ struct FaultTests {
         }
     }
 
-    @Test func stallPastTheIdleTimeout() async throws {
+    @Test(needsRecording) func stallPastTheIdleTimeout() async throws {
         try await withLoopbackServer { server in
             let error = await failure(loopbackClient(server, "fault/stall/\(recording)", idleTimeout: 1))
             guard case .idleTimeout(let seconds, let snapshot) = error else {
@@ -137,7 +140,7 @@ struct FaultTests {
         }
     }
 
-    @Test func overallTimeout() async throws {
+    @Test(needsRecording) func overallTimeout() async throws {
         try await withLoopbackServer { server in
             let error = await failure(loopbackClient(server, "fault/slow/\(recording)", overallTimeout: 0.3))
             guard case .overallTimeout(let seconds, _) = error else {
@@ -148,7 +151,7 @@ struct FaultTests {
         }
     }
 
-    @Test func errorEventMidStream() async throws {
+    @Test(needsRecording) func errorEventMidStream() async throws {
         try await withLoopbackServer { server in
             let error = await failure(loopbackClient(server, "fault/error-event/\(recording)"))
             guard case .stream(let streamError) = error, case .apiError(let event) = streamError.kind else {
@@ -176,7 +179,7 @@ struct FaultTests {
         }
     }
 
-    @Test func cancellingTheConsumerClosesTheConnection() async throws {
+    @Test(needsRecording) func cancellingTheConsumerClosesTheConnection() async throws {
         try await withLoopbackServer { server in
             let client = loopbackClient(server, "fault/slow/\(recording)")
             let consumer = Task { () -> TransportError? in
@@ -200,8 +203,7 @@ struct FaultTests {
         }
     }
 
-    @Test func slowConsumerSkipsIntermediateSnapshotsButNotTheEnd() async throws {
-        guard TestPaths.corpusAvailable else { return }  // needs the recording; skipped without the corpus
+    @Test(needsRecording) func slowConsumerSkipsIntermediateSnapshotsButNotTheEnd() async throws {
         let bytes = Array(try Data(contentsOf: TestPaths.corpus.appendingPathComponent(recording)))
         try await withLoopbackServer { server in
             let client = loopbackClient(server, "replay/\(recording)/chunk-64")

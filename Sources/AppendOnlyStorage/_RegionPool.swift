@@ -13,6 +13,10 @@
 //
 // A lender, not a mapper: it never calls the system. What it evicts or
 // refuses it hands back to its caller to unmap, outside the lock.
+//
+// Invariants (`_checkInvariants()` after every mutation, debug builds): at
+// most `maxRegions` wait, `writtenBytes` is the sum of their written extents
+// and at most `maxBytes`, and no region is both waiting and lent.
 
 /// Released regions waiting for reuse (see the file comment). Used behind
 /// `_ReservedRegion.pool`'s lock; a plain value, so tests drive their own.
@@ -47,6 +51,7 @@ struct _RegionPool: Sendable {
         }
         regions.append((region, written))
         writtenBytes += written
+        _checkInvariants()
         return evicted
     }
 
@@ -67,6 +72,7 @@ struct _RegionPool: Sendable {
         let entry = regions.remove(at: index)
         writtenBytes -= entry.written
         lent[UInt(bitPattern: entry.region.base)] = entry.written
+        _checkInvariants()
         return entry.region
     }
 
@@ -75,6 +81,25 @@ struct _RegionPool: Sendable {
         let all = regions.map(\.region)
         regions.removeAll()
         writtenBytes = 0
+        _checkInvariants()
         return all
     }
+
+    #if APPEND_ONLY_STORAGE_INTERNAL_CHECKS
+    /// Traps when the pool breaks an invariant of the file comment.
+    ///
+    /// - Complexity: O(waiting regions).
+    func _checkInvariants() {
+        precondition(regions.count <= Swift.max(maxRegions, 0), "\(regions.count) regions wait, over \(maxRegions)")
+        precondition(writtenBytes == regions.reduce(0) { $0 + $1.written }, "written bytes out of step with the waiting regions")
+        precondition(writtenBytes <= maxBytes, "\(writtenBytes) written bytes wait, over \(maxBytes)")
+        for entry in regions {
+            precondition(lent[UInt(bitPattern: entry.region.base)] == nil, "a region both waiting and lent")
+            entry.region._checkInvariants()
+        }
+    }
+    #else
+    /// Does nothing: invariant checks are compiled out of this build.
+    @inline(__always) func _checkInvariants() {}
+    #endif
 }

@@ -3,7 +3,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import IncrementalJSON
+@testable import AppendOnlyStorage
 
 /// Lets threads start a racing step together: each spins until all arrived.
 final class StartingGate: Sendable {
@@ -370,13 +370,5 @@ final class StartingGate: Sendable {
         emoji.append(utf8: [0x80])
         #expect(emoji.string == "😀")
         #expect(AppendOnlyText("x").utf8Count == 1)
-    }
-
-    @Test func compactEncodingOfInvalidTextIsStillValidJSON() throws {
-        var text = AppendOnlyText("a")
-        text.append(utf8: [0xFF, 0x22, 0x0A, 0x01])
-        let value = JSONValue(.string(text))
-        #expect(value.compactJSON == "\"a\u{FFFD}\\\"\\n\\u0001\"")
-        #expect(try JSONValue.parse(value.compactJSON).stringValue == "a\u{FFFD}\"\n\u{1}")
     }
 }

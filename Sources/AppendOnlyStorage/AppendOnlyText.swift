@@ -18,17 +18,24 @@
 // document's byte storage (see _Node.swift): the parser writes each string's
 // bytes once, and every value read from the document shares them. Appending
 // to a slice first copies it into storage of its own.
+//
+// The reads and the inline/slice constructors are `@inlinable`: the JSON
+// parser's values build and read these in their hot paths, from another
+// module. Invariants (`_checkInvariants()`, debug builds): inline text holds
+// at most 15 bytes, a slice lies within the bytes its storage has claimed,
+// and shared text satisfies ``AppendOnlyArray``'s own.
 
 /// UTF-8 text that only grows, whose copies share storage.
 ///
 /// - Complexity: Copying O(1); `append` amortised O(bytes); `string` O(count).
 public struct AppendOnlyText: Sendable {
-    var _storage: _TextStorage
+    @usableFromInline package var _storage: _TextStorage
 
     /// The UTF-8 bytes of the text.
     ///
     /// - Complexity: O(1) for shared text; inline text (up to 15 bytes) and
     ///   text parsed from a document are copied into a new array. ``withUTF8(_:)`` never copies.
+    @inlinable
     public var utf8: AppendOnlyArray<UInt8> {
         switch _storage {
         case .shared(let bytes): bytes
@@ -37,23 +44,25 @@ public struct AppendOnlyText: Sendable {
     }
 
     /// Empty text.
-    public init() { _storage = .inline(0, 0) }
+    @inlinable public init() { _storage = .inline(0, 0) }
 
-    init(_storage: _TextStorage) { self._storage = _storage }
+    @inlinable init(_storage: _TextStorage) { self._storage = _storage }
 
     /// Text whose bytes are `utf8`, sharing its storage (a writer that keeps
     /// growing text as bytes, like a snapshot's live block, hands it out so).
+    @inlinable
     package init(_sharing utf8: AppendOnlyArray<UInt8>) {
         self.init(_storage: .shared(utf8))
     }
 
     /// Bytes `start..<start+count` of a document's byte storage, shared when
     /// longer than the inline form (copied when too far in to pack).
-    @inline(__always)
-    init(_slice storage: _AppendOnlyStorage<UInt8>?, start: Int, count: Int) {
+    @inlinable @inline(__always)
+    package init(_slice storage: _AppendOnlyStorage<UInt8>?, start: Int, count: Int) {
         guard let storage, count > 0 else { self.init(); return }
         if count > _TextStorage.inlineCapacity, start <= Int(UInt32.max), count <= Int(UInt32.max) {
             self.init(_storage: .slice(storage, UInt64(start) << 32 | UInt64(count)))
+            _checkInvariants()
         } else {
             self.init()
             append(utf8: UnsafeBufferPointer(start: storage.base + start, count: count))
@@ -68,7 +77,7 @@ public struct AppendOnlyText: Sendable {
 
     /// The shared buffer behind this text (nil for inline text), so tests
     /// can check that snapshots share rather than copy.
-    var _storageIdentity: ObjectIdentifier? {
+    package var _storageIdentity: ObjectIdentifier? {
         switch _storage {
         case .shared(let bytes): bytes._storage.map(ObjectIdentifier.init)
         case .slice(let storage, _): ObjectIdentifier(storage)
@@ -77,6 +86,9 @@ public struct AppendOnlyText: Sendable {
     }
 
     /// Number of UTF-8 bytes.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
     public var utf8Count: Int {
         switch _storage {
         case .shared(let bytes): bytes.count
@@ -85,9 +97,13 @@ public struct AppendOnlyText: Sendable {
         }
     }
 
-    public var isEmpty: Bool { utf8Count == 0 }
+    /// True when the text has no bytes.
+    @inlinable public var isEmpty: Bool { utf8Count == 0 }
 
     /// Calls `body` with the UTF-8 bytes, without copying.
+    ///
+    /// - Complexity: O(1) plus `body`.
+    @inlinable
     public func withUTF8<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         switch _storage {
         case .shared(let bytes):
@@ -104,6 +120,10 @@ public struct AppendOnlyText: Sendable {
     }
 
     /// Appends UTF-8 bytes (which may end inside a character).
+    ///
+    /// - Complexity: Amortised O(`bytes.count`); the first append past the
+    ///   inline form or to a slice copies the text once.
+    @inlinable
     public mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         switch _storage {
@@ -112,6 +132,7 @@ public struct AppendOnlyText: Sendable {
             _storage = .inline(0, 0)
             shared.append(contentsOf: bytes)
             _storage = .shared(shared)
+            _checkInvariants()
             return
         case .slice:
             break
@@ -126,18 +147,27 @@ public struct AppendOnlyText: Sendable {
                     raw[_TextStorage.inlineCapacity] = UInt8(total)
                 }
                 _storage = .inline(words.0, words.1)
+                _checkInvariants()
                 return
             }
         }
-        // Inline text that outgrew its two words, or a slice of a document:
-        // move into storage of its own, with room for the new bytes.
+        _moveToOwnStorage(appending: bytes)
+    }
+
+    /// Inline text that outgrew its two words, or a slice of a document:
+    /// moves into storage of its own, with room for `bytes`, and appends them.
+    @usableFromInline
+    mutating func _moveToOwnStorage(appending bytes: UnsafeBufferPointer<UInt8>) {
         var own = AppendOnlyArray<UInt8>()
         withUTF8 { own.reserveCapacity($0.count + bytes.count); own.append(contentsOf: $0) }
         own.append(contentsOf: bytes)
         _storage = .shared(own)
+        _checkInvariants()
     }
 
     /// Appends UTF-8 bytes (which may end inside a character).
+    ///
+    /// - Complexity: Amortised O(`bytes.count`).
     public mutating func append(utf8 bytes: some Sequence<UInt8>) {
         let done: Void? = bytes.withContiguousStorageIfAvailable { append(utf8: $0) }
         if done != nil { return }
@@ -146,6 +176,8 @@ public struct AppendOnlyText: Sendable {
     }
 
     /// Appends a string.
+    ///
+    /// - Complexity: Amortised O(`string.utf8.count`).
     public mutating func append(_ string: String) {
         var string = string
         string.withUTF8 { append(utf8: $0) }
@@ -153,6 +185,8 @@ public struct AppendOnlyText: Sendable {
 
     /// The text, decoded. A character cut off at the end (its last bytes not
     /// yet arrived) is left out; any other invalid sequence becomes U+FFFD.
+    ///
+    /// - Complexity: O(`utf8Count`).
     public var string: String {
         withUTF8 { bytes in
             String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<_completeCharacterPrefix(bytes)]), as: UTF8.self)
@@ -160,25 +194,29 @@ public struct AppendOnlyText: Sendable {
     }
 
     /// True when the text ends in the middle of a UTF-8 sequence.
+    ///
+    /// - Complexity: O(1).
     public var endsInsideCharacter: Bool {
         withUTF8 { _completeCharacterPrefix($0) != $0.count }
     }
 }
 
 /// Inline bytes (up to 15, then the count in memory byte 15) or shared storage.
-enum _TextStorage: Sendable {
+@usableFromInline
+package enum _TextStorage: Sendable {
     case inline(UInt64, UInt64)
     case shared(AppendOnlyArray<UInt8>)
     /// Bytes `start..<start+count` of a parsed document's byte storage, with
     /// start and count packed as two 32-bit halves.
     case slice(_AppendOnlyStorage<UInt8>, UInt64)
 
-    @inline(__always) static func sliceStart(_ packed: UInt64) -> Int { Int(truncatingIfNeeded: packed >> 32) }
-    @inline(__always) static func sliceCount(_ packed: UInt64) -> Int { Int(truncatingIfNeeded: packed & 0xFFFF_FFFF) }
+    @inlinable @inline(__always) static func sliceStart(_ packed: UInt64) -> Int { Int(truncatingIfNeeded: packed >> 32) }
+    @inlinable @inline(__always) static func sliceCount(_ packed: UInt64) -> Int { Int(truncatingIfNeeded: packed & 0xFFFF_FFFF) }
 
-    static let inlineCapacity = 15
+    /// Bytes the inline form holds (the 16th byte is the count).
+    @inlinable static var inlineCapacity: Int { 15 }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func inlineCount(_ low: UInt64, _ high: UInt64) -> Int {
         var words = (low, high)
         return withUnsafeBytes(of: &words) { Int($0[inlineCapacity]) }
@@ -198,8 +236,33 @@ extension AppendOnlyText: Hashable {
         }
     }
 }
+extension AppendOnlyText {
+    #if APPEND_ONLY_STORAGE_INTERNAL_CHECKS
+    /// Traps when the text breaks an invariant of the file comment.
+    /// Compiled in only with APPEND_ONLY_STORAGE_INTERNAL_CHECKS.
+    ///
+    /// - Complexity: O(1).
+    @inline(never) @usableFromInline
+    package func _checkInvariants() {
+        switch _storage {
+        case .inline(let low, let high):
+            precondition(_TextStorage.inlineCount(low, high) <= _TextStorage.inlineCapacity, "inline text over 15 bytes")
+        case .shared(let bytes):
+            bytes._checkInvariants()
+        case .slice(let storage, let packed):
+            let end = _TextStorage.sliceStart(packed) + _TextStorage.sliceCount(packed)
+            precondition(end <= storage.claimed.load(ordering: .acquiring), "a slice past its storage's claimed bytes")
+        }
+    }
+    #else
+    /// Does nothing: invariant checks are compiled out of this build.
+    @inlinable @inline(__always)
+    package func _checkInvariants() {}
+    #endif
+}
+
 /// Length of `bytes` without a trailing, possibly-unfinished UTF-8 sequence.
-func _completeCharacterPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+package func _completeCharacterPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let n = bytes.count
     // Walk back over at most 3 continuation bytes to the lead byte.
     var i = n

@@ -1,0 +1,82 @@
+// The hot delta scanner reads what the full parser reads, or declines: each
+// delta kind from the one table, escapes, non-ASCII text, and the inputs it
+// must leave to the parser (surrogate escapes, ill-formed or cut UTF-8,
+// control bytes, unknown kinds, extra keys).
+
+import IncrementalJSON
+import Testing
+@testable import ClaudeStreaming
+
+@Suite struct HotDeltaScannerTests {
+    func scan(_ bytes: [UInt8]) -> (delta: _HotDelta, payload: [UInt8])? {
+        var scanner = _HotDeltaScanner()
+        return bytes.withUnsafeBytes { raw in
+            guard let delta = scanner.scan(raw) else { return nil }
+            let payload = delta.payloadIsInData ? Array(raw[delta.payloadRange]) : scanner.unescaped
+            return (delta, payload)
+        }
+    }
+
+    func agreement(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBytes { MessageAccumulator._checkHotPathAgreement($0) }
+    }
+
+    func canonical(_ kind: _HotDeltaKind, index: Int = 2, payload: String) -> [UInt8] {
+        Array(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"\#(kind.wireName)","\#(kind.payloadField)":"\#(payload)"}}"#.utf8)
+    }
+
+    /// Every kind in the table is read from the canonical layout, in place.
+    @Test(arguments: _HotDeltaKind.allCases)
+    func everyKindIsReadFromTheCanonicalLayout(kind: _HotDeltaKind) throws {
+        let read = try #require(scan(canonical(kind, payload: "caf\u{E9} \u{2614} ok")))
+        #expect(read.delta.kind == kind && read.delta.index == 2)
+        #expect(read.delta.payloadIsInData)
+        #expect(read.payload == Array("caf\u{E9} \u{2614} ok".utf8))
+        #expect(agreement(canonical(kind, payload: "caf\u{E9} \u{2614} ok")) == nil)
+    }
+
+    /// Keys in another order and whitespace take the any-order path.
+    @Test func keysInAnyOrderAreRead() throws {
+        let event = Array(#"{ "index" : 7 , "delta" : { "text" : "hi" , "type" : "text_delta" } , "type" : "content_block_delta" }"#.utf8)
+        let read = try #require(scan(event))
+        #expect(read.delta.kind == .text && read.delta.index == 7 && read.payload == Array("hi".utf8))
+        #expect(agreement(event) == nil)
+    }
+
+    /// Escapes are decoded into the scanner's buffer, as the parser decodes them.
+    @Test func escapesAreDecodedLikeTheParser() throws {
+        let payload = #"a\"b\\c\/d\b\f\n\r\t\u00e9\u2614\u0041 \u00"#
+        let event = canonical(.text, payload: payload + "41")
+        let read = try #require(scan(event))
+        #expect(!read.delta.payloadIsInData)
+        #expect(read.payload == Array("a\"b\\c/d\u{8}\u{C}\n\r\t\u{E9}\u{2614}A A".utf8))
+        #expect(agreement(event) == nil)
+    }
+
+    /// What the scanner must leave to the full parser, each declined.
+    @Test(arguments: [
+        ("surrogate pair escape", Array(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\ud83d\ude00"}}"#.utf8)),
+        ("bad escape", Array(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\x"}}"#.utf8)),
+        ("unknown kind", Array(#"{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","text":"x"}}"#.utf8)),
+        ("payload key of another kind", Array(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","thinking":"x"}}"#.utf8)),
+        ("extra key", Array(#"{"type":"content_block_delta","index":0,"extra":1,"delta":{"type":"text_delta","text":"x"}}"#.utf8)),
+        ("unterminated", Array(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"#.utf8)),
+    ])
+    func declinesWhatIsNotPlain(_ label: String, _ event: [UInt8]) {
+        #expect(scan(event) == nil, "\(label)")
+    }
+
+    /// Ill-formed UTF-8 (overlong, encoded surrogate, bad lead, a character
+    /// cut by the closing quote) and control bytes are declined, wherever
+    /// in the string they sit.
+    @Test(arguments: [[0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x98], [0x80], [0x01]] as [[UInt8]])
+    func declinesIllFormedBytes(_ bad: [UInt8]) {
+        let head = Array(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""#.utf8)
+        let tail = Array(#""}}"#.utf8)
+        for prefix in ["", "abcdefghij", "\u{E9}", #"\n"#] {
+            let event = head + Array(prefix.utf8) + bad + Array("xyz".utf8) + tail
+            #expect(scan(event) == nil, "\(bad) after \(prefix.debugDescription)")
+            #expect(agreement(event) == nil)
+        }
+    }
+}
