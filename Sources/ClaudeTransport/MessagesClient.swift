@@ -79,8 +79,9 @@ struct _StreamDriver: Sendable {
         let task = Task { await run(channel) }
         channel.onEnd { task.cancel() }
         let overall = configuration.overallTimeout
+        let clamped = channel.arm(overallTimeout: overall)
         let timer = Task {
-            guard (try? await Task.sleep(for: .seconds(overall))) != nil else { return }
+            guard (try? await Task.sleep(for: .seconds(clamped))) != nil else { return }
             channel.cancel(with: .overallTimeout(seconds: overall, snapshot: channel.latest))
         }
         channel.onEnd { timer.cancel() }

@@ -62,6 +62,9 @@ final class _SnapshotChannel: Sendable {
         /// The consumer only wants the end: deliveries do not wake it.
         var onlyFinal = false
         var requestID: String?
+        /// When the overall limit runs out, and the limit as configured.
+        var deadline: ContinuousClock.Instant?
+        var overallTimeout: Double = 0
     }
 
     private let state = Mutex(State())
@@ -119,10 +122,31 @@ final class _SnapshotChannel: Sendable {
     }
 
     /// A new cumulative snapshot; replaces an undelivered older one.
+    /// Sets the overall limit, counted from now. Every delivery checks it, so
+    /// a stream that keeps sending ends on time even when the timer task
+    /// (which covers a silent connection) is resumed late on a saturated
+    /// cooperative pool. Any value is safe: NaN and negatives are 0, huge
+    /// values are a century.
+    /// Returns the limit as clamped, for the timer.
+    @discardableResult
+    func arm(overallTimeout seconds: Double) -> Double {
+        let clamped = seconds.isNaN ? 0 : min(max(seconds, 0), 100 * 365 * 86_400)
+        state.withLock {
+            $0.overallTimeout = seconds
+            $0.deadline = .now + .nanoseconds(Int64(clamped * 1e9))
+        }
+        return clamped
+    }
+
     func deliver(_ snapshot: MessageSnapshot) {
+        var expired: Double?
         let waiter = state.withLock { state -> CheckedContinuation<Delivery, Never>? in
             guard state.end == nil else { return nil }
             state.latest = snapshot
+            if let deadline = state.deadline, ContinuousClock.now >= deadline {
+                expired = state.overallTimeout
+                return nil
+            }
             if !state.onlyFinal, let waiter = state.waiter {
                 state.waiter = nil
                 return waiter
@@ -130,6 +154,7 @@ final class _SnapshotChannel: Sendable {
             state.pending = snapshot
             return nil
         }
+        if let expired { return cancel(with: .overallTimeout(seconds: expired, snapshot: snapshot)) }
         waiter?.resume(returning: .success(snapshot))
     }
 
