@@ -76,7 +76,7 @@ extension _AccumulatorState {
         }
         let next = current.map { $0.messageIndex + 1 } ?? 0
         current = MessageSnapshot(start: message, messageIndex: next, metadata: options.responseMetadata)
-        parsers.removeAll()
+        streaming.reset()
         messageBytes = 0
         phase = .streaming
     }
@@ -97,13 +97,7 @@ extension _AccumulatorState {
 
     private mutating func stopBlock(at index: Int) throws(_EventFailure) {
         try requireStreaming("content_block_stop")
-        var parser = parsers.removeValue(forKey: index)
-        let stopped: Bool? = current?.content.update(at: index) { block in
-            guard !block.isComplete else { return false }
-            block.markComplete(finishing: &parser)
-            return true
-        }
-        guard stopped == true else { throw .violation("content_block_stop for index \(index), which is not open") }
+        guard streaming.stop(at: index, in: &current) else { throw .violation("content_block_stop for index \(index), which is not open") }
     }
 
     private mutating func applyMessageDelta(_ event: JSONValue) throws(_EventFailure) {
@@ -176,15 +170,13 @@ extension _AccumulatorState {
         // Only text deltas can be structured output; the others skip the lookup.
         let structured = kind == .text && options.structuredOutput.includes(index)
         switch kind {
-        case .text where !structured, .thinking:
-            if current?.content.appendLive(payload, at: index, thinking: kind == .thinking) == true { return }
-        case .text, .inputJSON:
-            // Only JSON-bearing blocks have a parser; plain text skips the lookup.
-            var parser = parsers.removeValue(forKey: index)
-            let appended = current?.content.appendLiveJSON(
-                payload, at: index, structuredText: kind == .text, parser: &parser, options: options.json)
-            if let parser { parsers[index] = parser }
-            if appended == true { return }
+        case .text, .thinking, .inputJSON:
+            let live: _LiveKind = switch kind {
+            case .text: structured ? .structuredText : .text
+            case .thinking: .thinking
+            default: .toolInput
+            }
+            if streaming.append(payload, at: index, as: live, to: &current, options: options.json) { return }
         case .signature:
             var applied = false
             try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
@@ -214,7 +206,7 @@ extension _AccumulatorState {
         at index: Int, _ body: (inout ContentBlock) throws(_EventFailure) -> Void
     ) throws(_EventFailure) {
         var failure: _EventFailure?
-        let found: Bool? = current?.content.update(at: index) { block in
+        let found: Bool? = streaming.update(at: index, in: &current) { block in
             guard !block.isComplete else { return false }
             do throws(_EventFailure) { try body(&block) } catch { failure = error }
             return true
