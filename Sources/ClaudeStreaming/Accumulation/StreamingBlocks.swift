@@ -39,8 +39,10 @@ struct _StreamingBlocks: Sendable {
         _ payload: UnsafeBufferPointer<UInt8>, at index: Int, as kind: _LiveKind,
         to snapshot: inout MessageSnapshot?, options: JSONParserOptions
     ) -> Bool {
-        if let current = live, current.index == index {
-            guard current.kind == kind else { return false }
+        // Read fields, never `if let` the whole live block: that copy would
+        // retain every buffer of its parser once an event.
+        if live?.index == index {
+            guard live?.kind == kind else { return false }
         } else {
             guard let block = snapshot?.content._openBlock(at: index), let streamed = block._streamed(kind) else {
                 return false
@@ -95,8 +97,8 @@ struct _StreamingBlocks: Sendable {
     /// The one place the live state reaches the snapshot.
     @inline(__always)
     private func _publish(into snapshot: inout MessageSnapshot?) {
-        guard let live else { return }
-        snapshot?.content._showLive(bytes: live.bytes, value: live.value)
+        guard let bytes = live?.bytes else { return }
+        snapshot?.content._showLive(bytes: bytes, value: live?.value)
     }
 }
 
