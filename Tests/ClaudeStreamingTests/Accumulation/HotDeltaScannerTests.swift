@@ -5,7 +5,7 @@
 
 import IncrementalJSON
 import Testing
-@testable import ClaudeStreaming
+@_spi(FuzzTesting) @testable import ClaudeStreaming
 
 @Suite struct HotDeltaScannerTests {
     func scan(_ bytes: [UInt8]) -> (delta: _HotDelta, payload: [UInt8])? {
