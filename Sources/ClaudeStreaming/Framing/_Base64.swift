@@ -1,7 +1,7 @@
 // Standard base64 (RFC 4648 §4, padded) decoded straight from payload bytes
 // into a reused byte buffer: no String, no Data, no intermediate array.
 // Four characters become three bytes through four lookups in pre-shifted
-// tables OR-ed together, so the loop over the body has one branch per two groups
+// tables OR-ed together, so the loop over the body has one branch per group
 // (any invalid character sets bit 31); padding is looked at only in the
 // last group.
 
@@ -45,24 +45,6 @@ func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> I
             // 24 bits; any character outside the alphabet sets bit 31.
             let body = count &- 4
             var i = 0
-            // Two groups per step from one 8-byte load, written with one
-            // 8-byte store (its last two bytes are overwritten next; the
-            // last group's three bytes keep it inside `output`). On an
-            // invalid character the loop below finds which one.
-            let writer = UnsafeMutableRawPointer(target)
-            while body &- i >= 8 {
-                let w = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                let first = tables[Int(w & 0xFF)] | tables[256 &+ Int((w &>> 8) & 0xFF)]
-                    | tables[512 &+ Int((w &>> 16) & 0xFF)] | tables[768 &+ Int((w &>> 24) & 0xFF)]
-                let second = tables[Int((w &>> 32) & 0xFF)] | tables[256 &+ Int((w &>> 40) & 0xFF)]
-                    | tables[512 &+ Int((w &>> 48) & 0xFF)] | tables[768 &+ Int(w &>> 56)]
-                guard (first | second) & 0x8000_0000 == 0 else { break }
-                // A group's 24 bits, byte-swapped and shifted, are its three bytes in memory order.
-                let six = UInt64(first.byteSwapped &>> 8) | UInt64(second.byteSwapped &>> 8) &<< 24
-                writer.storeBytes(of: six.littleEndian, toByteOffset: written, as: UInt64.self)
-                written &+= 6
-                i &+= 8
-            }
             while i < body {
                 let word = tables[Int(source.load(fromByteOffset: i, as: UInt8.self))]
                     | tables[256 &+ Int(source.load(fromByteOffset: i &+ 1, as: UInt8.self))]
