@@ -42,10 +42,10 @@ public enum CRC32 {
         let folded = withUnsafeMutableBytes(of: &lane) { out in
             _crc32_fold(~checksum, base.assumingMemoryBound(to: UInt8.self), count, out.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
+        guard folded > 0, folded <= count else { return ~_tableRegister(~checksum, base, count) }
         let register = withUnsafeBytes(of: &lane) { raw in
             raw.baseAddress.map { _tableRegister(0, $0, raw.count) } ?? 0
         }
-        guard folded > 0, folded <= count else { return ~_tableRegister(~checksum, base, count) }
         return ~_tableRegister(register, base + folded, count - folded)
     }
 
