@@ -31,7 +31,9 @@ let package = Package(
     targets: [
         // MARK: Library modules
         .target(name: "ServerSentEvents", swiftSettings: strict),
-        .target(name: "AWSEventStream", swiftSettings: strict),
+        // Carry-less-multiplication CRC-32 folding; C because Swift cannot emit PCLMULQDQ.
+        .target(name: "_CRC32Acceleration"),
+        .target(name: "AWSEventStream", dependencies: ["_CRC32Acceleration"], swiftSettings: strict),
         // Invariant checks run after every mutation in debug builds only
         // (swift-collections' COLLECTIONS_INTERNAL_CHECKS pattern).
         .target(
