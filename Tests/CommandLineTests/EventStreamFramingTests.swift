@@ -11,12 +11,7 @@ import Testing
 
 /// `../shared/corpus/bedrock-eventstream/recorded/bedrock`, or nil when absent.
 enum BedrockRecordings {
-    static let directory: URL? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.appendingPathComponent("shared/corpus/bedrock-eventstream/recorded/bedrock")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }()
+    static let directory = RecordedStreams.corpusFolder("bedrock-eventstream/recorded/bedrock")
 
     static var files: [URL] {
         guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }

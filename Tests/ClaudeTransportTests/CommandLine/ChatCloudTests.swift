@@ -14,6 +14,13 @@ private let vertexToken = "ya29.cli-vertex-token-0123456789"
 /// The credential variables unset, so a test controls which one is present.
 private let noCloudCredentials: [String: String?] = ["AWS_BEARER_TOKEN_BEDROCK": nil, "CLOUDSDK_AUTH_ACCESS_TOKEN": nil]
 
+/// `chat PROMPT --final-json ARGUMENTS --base-url ROUTE` with only `variable` set among the cloud credentials.
+private func runCloudChat(_ prompt: String, _ arguments: [String], route: URL, variable: String, token: String) throws -> ChatRun {
+    var environment = noCloudCredentials
+    environment[variable] = token
+    return try runChat([prompt, "--final-json"] + arguments + ["--base-url", route.absoluteString], environment: environment)
+}
+
 private func final(_ run: ChatRun) throws -> JSONValue {
     try JSONValue.parse(Array(try #require(run.stdout.split(separator: "\n").first).utf8))
 }
@@ -30,10 +37,8 @@ private func expectNoSecret(_ run: ChatRun, _ secret: String) {
 struct ChatCloudTests {
     @Test func bedrockSendsToTheModelPathWithTheBedrockKey() async throws {
         try await withLoopbackServer { server in
-            var environment = noCloudCredentials
-            environment["AWS_BEARER_TOKEN_BEDROCK"] = bedrockToken
-            let run = try runChat(["Hello", "--final-json", "--bedrock", "us-east-1", "--model", "claude-opus-4-6",
-                                   "--base-url", server.url("t-cb1/bedrock-echo").absoluteString], environment: environment)
+            let run = try runCloudChat("Hello", ["--bedrock", "us-east-1", "--model", "claude-opus-4-6"],
+                                       route: server.url("t-cb1/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
             #expect(run.status == 0, "\(run.stderr)")
             let message = try final(run)
             #expect(message["type"]?.stringValue == "message")
@@ -56,10 +61,8 @@ struct ChatCloudTests {
 
     @Test func bedrockTakesTheCloudsOwnModelID() async throws {
         try await withLoopbackServer { server in
-            var environment = noCloudCredentials
-            environment["AWS_BEARER_TOKEN_BEDROCK"] = bedrockToken
-            let run = try runChat(["Hi", "--final-json", "--bedrock", "us-west-2", "--model", "us.anthropic.claude-opus-4-6-v1:0",
-                                   "--base-url", server.url("t-cb2/bedrock-echo").absoluteString], environment: environment)
+            let run = try runCloudChat("Hi", ["--bedrock", "us-west-2", "--model", "us.anthropic.claude-opus-4-6-v1:0"],
+                                       route: server.url("t-cb2/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
             #expect(run.status == 0, "\(run.stderr)")
             let recorded = try #require(try await server.recordedRequests().first)
             #expect(recorded.path == "/t-cb2/bedrock-echo/model/us.anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
@@ -68,10 +71,8 @@ struct ChatCloudTests {
 
     @Test func vertexSendsToStreamRawPredictWithTheToken() async throws {
         try await withLoopbackServer { server in
-            var environment = noCloudCredentials
-            environment["CLOUDSDK_AUTH_ACCESS_TOKEN"] = vertexToken
-            let run = try runChat(["Hello", "--final-json", "--vertex", "my-project/us-east5", "--model", "claude-haiku-4-5-20251001",
-                                   "--base-url", server.url("t-cv1/vertex-echo").absoluteString], environment: environment)
+            let run = try runCloudChat("Hello", ["--vertex", "my-project/us-east5", "--model", "claude-haiku-4-5-20251001"],
+                                       route: server.url("t-cv1/vertex-echo"), variable: "CLOUDSDK_AUTH_ACCESS_TOKEN", token: vertexToken)
             #expect(run.status == 0, "\(run.stderr)")
             let text = try final(run)["content"]?[0]?["text"]?.stringValue ?? ""
             #expect(text.count == 64, "\(text)")
@@ -104,10 +105,8 @@ struct ChatCloudTests {
 
     @Test func anEchoedBedrockKeyIsNeverPrinted() async throws {
         try await withLoopbackServer { server in
-            var environment = noCloudCredentials
-            environment["AWS_BEARER_TOKEN_BEDROCK"] = bedrockToken
-            let run = try runChat(["Hi", "--bedrock", "us-east-1", "--base-url", server.url("t-cb3/bedrock-403-echo").absoluteString],
-                                  environment: environment)
+            let run = try runCloudChat("Hi", ["--bedrock", "us-east-1"],
+                                       route: server.url("t-cb3/bedrock-403-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
             #expect(run.status == 2)
             #expect(run.stderr.contains("403"), "\(run.stderr)")
             #expect(run.stderr.contains("AccessDeniedException"), "\(run.stderr)")
