@@ -39,6 +39,18 @@ enum BedrockRecordings {
     }
 }
 
+extension CLI {
+    /// ``run(_:input:)`` on a thread of its own. These tests start hundreds
+    /// of processes; waiting for each on one of the few threads of the
+    /// cooperative pool starved the loopback network tests running beside
+    /// them until their 60 s deadlines passed.
+    static func runOffPool(_ arguments: [String], input: [UInt8]? = nil) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Swift.Result { try run(arguments, input: input) }) }
+        }
+    }
+}
+
 /// One AWS event-stream message, framed here with the package's public CRC-32.
 private func frame(_ headers: [(String, String)], _ payload: [UInt8]) -> [UInt8] {
     var block: [UInt8] = []
@@ -73,19 +85,19 @@ private let madeBody: [UInt8] = [
     #"{"type":"message_stop","amazon-bedrock-invocationMetrics":{"inputTokenCount":3}}"#,
 ].flatMap(chunk)
 
-@Suite(.enabled(if: CLI.executable != nil, "claude-stream is not built beside the tests"))
+@Suite(.serialized, .enabled(if: CLI.executable != nil, "claude-stream is not built beside the tests"))
 struct EventStreamFramingTests {
     @Test(.enabled(if: BedrockRecordings.directory != nil, "../shared/corpus/bedrock-eventstream is absent"))
-    func everyRecordingGivesTheSameFinalJSONAndEventsAsItsEventsOverSSE() throws {
+    func everyRecordingGivesTheSameFinalJSONAndEventsAsItsEventsOverSSE() async throws {
         let files = BedrockRecordings.files
         #expect(files.count >= 50, "the corpus holds 56 Bedrock recordings")
         for file in files {
             let sseFile = try CLI.temporaryFile(try BedrockRecordings.sse(of: Array(try Data(contentsOf: file))))
             defer { try? FileManager.default.removeItem(atPath: sseFile) }
             let name = file.lastPathComponent
-            let viaSSE = try CLI.run(["replay", sseFile, "--final-json"])
-            let detected = try CLI.run(["replay", file.path, "--final-json"])
-            let named = try CLI.run(["replay", file.path, "--final-json", "--framing", "aws-eventstream", "--random-chunks", "17"])
+            let viaSSE = try await CLI.runOffPool(["replay", sseFile, "--final-json"])
+            let detected = try await CLI.runOffPool(["replay", file.path, "--final-json"])
+            let named = try await CLI.runOffPool(["replay", file.path, "--final-json", "--framing", "aws-eventstream", "--random-chunks", "17"])
             if viaSSE.status == 0 {
                 #expect(!viaSSE.stdout.isEmpty, "\(name)")
                 #expect(detected.status == 0 && detected.stdout == viaSSE.stdout, "\(name): \(detected.stderr)")
@@ -97,15 +109,15 @@ struct EventStreamFramingTests {
                 #expect(detected.stdout == viaSSE.stdout && named.stdout == viaSSE.stdout, "\(name)")
                 #expect(detected.stderr.contains("offset "), "\(name): \(detected.stderr)")
             }
-            let events = try CLI.run(["events", file.path])
-            let sseEvents = try CLI.run(["events", sseFile])
+            let events = try await CLI.runOffPool(["events", file.path])
+            let sseEvents = try await CLI.runOffPool(["events", sseFile])
             #expect(events.status == 0 && sseEvents.status == 0, "\(name): \(events.stderr)")
             #expect(!events.lines.isEmpty && events.lines == sseEvents.lines, "\(name)")
         }
     }
 
     @Test(.enabled(if: BedrockRecordings.directory != nil, "../shared/corpus/bedrock-eventstream is absent"))
-    func everyChunkingGivesTheSameOutput() throws {
+    func everyChunkingGivesTheSameOutput() async throws {
         // A text stream, a tool stream with two messages' worth of deltas, and one recorded in several writes.
         let picked = BedrockRecordings.files.filter {
             $0.lastPathComponent.contains("claude-opus-4-6__tool_streaming.0")
@@ -115,18 +127,18 @@ struct EventStreamFramingTests {
         #expect(picked.count == 3)
         for file in picked {
             for command in [["replay", "--final-json"], ["events"]] {
-                let whole = try CLI.run(command + [file.path])
+                let whole = try await CLI.runOffPool(command + [file.path])
                 #expect(whole.status == 0 && !whole.stdout.isEmpty, "\(file.lastPathComponent): \(whole.stderr)")
                 for chunking in [["--chunk", "1"], ["--chunk", "7"], ["--random-chunks", "3"], ["--chunks", "5,6,1,30"]] {
-                    let split = try CLI.run(command + [file.path] + chunking)
+                    let split = try await CLI.runOffPool(command + [file.path] + chunking)
                     #expect(split.status == whole.status && split.stdout == whole.stdout, "\(file.lastPathComponent) \(chunking)")
                 }
             }
         }
     }
 
-    @Test func detectsTheFramingFromStdinArrivingInPieces() throws {
-        let expected = try CLI.run(["events", "--framing", "aws-eventstream"], input: madeBody)
+    @Test func detectsTheFramingFromStdinArrivingInPieces() async throws {
+        let expected = try await CLI.runOffPool(["events", "--framing", "aws-eventstream"], input: madeBody)
         #expect(expected.status == 0 && expected.lines.count == 6, "\(expected.stderr)")
         #expect(expected.lines[2] == #"{"event":"content_block_delta","data":"{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hello \\\"there\\\"\"}}","id":"","retry":null}"#)
         // Fewer than 12 bytes at first, held until the prelude is complete.
@@ -138,17 +150,17 @@ struct EventStreamFramingTests {
             _ = child.send(Array(madeBody[11...]))
         }
         #expect(result.status == 0 && result.stdoutText == expected.stdout, "\(result.stderr)")
-        let replay = try CLI.run(["replay", "-", "--final-json", "--chunk", "1"], input: madeBody)
+        let replay = try await CLI.runOffPool(["replay", "-", "--final-json", "--chunk", "1"], input: madeBody)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.contains(#""text":"Hello \"there\"""#) && replay.stdout.contains(#""stop_reason":"end_turn""#))
         // SSE shorter than 12 bytes, and SSE named explicitly.
-        let short = try CLI.run(["events"], input: Array("data: x\n\n".utf8))
+        let short = try await CLI.runOffPool(["events"], input: Array("data: x\n\n".utf8))
         #expect(short.status == 0 && short.lines == [#"{"event":null,"data":"x","id":"","retry":null}"#])
-        let named = try CLI.run(["events", "--framing", "sse", "--chunk", "1"], input: Array("data: x\n\n".utf8))
+        let named = try await CLI.runOffPool(["events", "--framing", "sse", "--chunk", "1"], input: Array("data: x\n\n".utf8))
         #expect(named.lines == short.lines)
     }
 
-    @Test func aCorruptFrameExitsOneNamingItsOffset() throws {
+    @Test func aCorruptFrameExitsOneNamingItsOffset() async throws {
         var body = madeBody
         // The first message's total length, from its prelude: where the second begins.
         let length = Int(body[0]) << 24 | Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])
@@ -156,37 +168,37 @@ struct EventStreamFramingTests {
         body[length + secondLength / 2] ^= 0x01  // a payload byte of the second message: its message CRC fails
         // The error names the offset of the CRC that failed (the last 4 bytes of the second message).
         let crcOffset = length + secondLength - 4
-        let events = try CLI.run(["events"], input: body)
+        let events = try await CLI.runOffPool(["events"], input: body)
         #expect(events.status == 1)
         #expect(events.lines.count == 1, "the first message is printed before the error")
         #expect(events.stderr.hasPrefix("offset \(crcOffset): message CRC"), "\(events.stderr)")
-        let replay = try CLI.run(["replay", "-", "--final-json"], input: body)
+        let replay = try await CLI.runOffPool(["replay", "-", "--final-json"], input: body)
         #expect(replay.status == 1)
         #expect(replay.stderr.hasPrefix("offset \(crcOffset): "), "\(replay.stderr)")
         // A message cut short: exit 1 at the end, naming where the message began.
         let cut = Array(madeBody.dropLast(3))
-        let truncated = try CLI.run(["events", "--chunk", "7"], input: cut)
+        let truncated = try await CLI.runOffPool(["events", "--chunk", "7"], input: cut)
         #expect(truncated.status == 1)
         #expect(truncated.lines.count == 5)
         #expect(truncated.stderr.contains("stream ended 3 bytes before the end of the message"), "\(truncated.stderr)")
     }
 
-    @Test func aMessageOtherThanAChunkPrintsItsHeadersAndPayload() throws {
+    @Test func aMessageOtherThanAChunkPrintsItsHeadersAndPayload() async throws {
         let exception = frame([(":exception-type", "throttlingException"), (":content-type", "application/json"),
                                (":message-type", "exception")], Array(#"{"message":"Too many requests"}"#.utf8))
         let body = Array(madeBody) + exception
-        let events = try CLI.run(["events"], input: body)
+        let events = try await CLI.runOffPool(["events"], input: body)
         #expect(events.status == 0, "\(events.stderr)")
         #expect(events.lines.last == #"{"headers":{":exception-type":"throttlingException",":content-type":"application/json",":message-type":"exception"},"payload":"{\"message\":\"Too many requests\"}"}"#)
         // replay stops at it with exit 1, the exception named.
-        let replay = try CLI.run(["replay", "-", "--final-json"], input: body)
+        let replay = try await CLI.runOffPool(["replay", "-", "--final-json"], input: body)
         #expect(replay.status == 1)
         #expect(replay.stderr.contains("throttlingException") && replay.stderr.contains("Too many requests"), "\(replay.stderr)")
     }
 
-    @Test func anUnknownFramingIsAUsageError() throws {
+    @Test func anUnknownFramingIsAUsageError() async throws {
         for command in ["events", "replay"] {
-            let result = try CLI.run([command, "-", "--framing", "json"], input: [])
+            let result = try await CLI.runOffPool([command, "-", "--framing", "json"], input: [])
             #expect(result.status == 64)
             #expect(result.stderr.contains("--framing takes sse, aws-eventstream or auto, not 'json'"), "\(result.stderr)")
         }
