@@ -9,12 +9,15 @@ import Testing
 
 /// `../shared/corpus/anthropic-sse`, or nil when absent.
 enum RecordedStreams {
-    static let directory: URL? = {
+    static let directory = corpusFolder("anthropic-sse")
+
+    /// `../shared/corpus/RELATIVE` (from the package root), or nil when absent.
+    static func corpusFolder(_ relative: String) -> URL? {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.appendingPathComponent("shared/corpus/anthropic-sse")
+        let url = root.appendingPathComponent("shared/corpus/" + relative)
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }()
+    }
 
     static var files: [URL] {
         guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }

@@ -12,7 +12,7 @@ import IncrementalJSON
 import Testing
 
 /// The built `claude-stream` beside this test bundle, when there is one.
-private let chatExecutable: URL? = {
+let chatExecutable: URL? = {
     let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for folder in [here, here.deletingLastPathComponent()] {
         let url = folder.appendingPathComponent("claude-stream")
@@ -21,21 +21,23 @@ private let chatExecutable: URL? = {
     return nil
 }()
 
-private let chatKey = "sk-ant-chat-test-key-0123456789"
+let chatKey = "sk-ant-chat-test-key-0123456789"
 
-private struct ChatRun {
+struct ChatRun {
     var status: Int32
     var stdout: String
     var stderr: String
 }
 
-private func runChat(_ arguments: [String], key: String? = chatKey, stdin: String = "") throws -> ChatRun {
+/// Runs `claude-stream chat` with `key` as ANTHROPIC_API_KEY and `environment` written over the rest.
+func runChat(_ arguments: [String], key: String? = chatKey, environment extra: [String: String?] = [:], stdin: String = "") throws -> ChatRun {
     guard let chatExecutable else { throw ServerStartError(description: "claude-stream not built") }
     let process = Process()
     process.executableURL = chatExecutable
     process.arguments = ["chat"] + arguments
     var environment = ProcessInfo.processInfo.environment
     environment["ANTHROPIC_API_KEY"] = key
+    for (name, value) in extra { environment[name] = value }
     process.environment = environment
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
