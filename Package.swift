@@ -34,6 +34,8 @@ let package = Package(
         // Carry-less-multiplication CRC-32 folding; C because Swift cannot emit PCLMULQDQ.
         .target(name: "_CRC32Acceleration"),
         .target(name: "AWSEventStream", dependencies: ["_CRC32Acceleration"], swiftSettings: strict),
+        // Base64 32 characters per step with AVX2, for Bedrock's chunk payloads; C for the byte shuffles.
+        .target(name: "_Base64Acceleration"),
         // Invariant checks run after every mutation in debug builds only
         // (swift-collections' COLLECTIONS_INTERNAL_CHECKS pattern).
         .target(
@@ -42,7 +44,7 @@ let package = Package(
         .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
         .target(
             name: "ClaudeStreaming",
-            dependencies: ["ServerSentEvents", "AWSEventStream", "AppendOnlyStorage", "IncrementalJSON"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "AppendOnlyStorage", "IncrementalJSON", "_Base64Acceleration"],
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["ClaudeStreaming"], swiftSettings: strict),
         .target(name: "ClaudeSession", dependencies: ["ClaudeTransport"], swiftSettings: strict),
@@ -69,7 +71,7 @@ let package = Package(
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "AppendOnlyStorageTests", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
-        .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "_Base64Acceleration", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),
         .testTarget(name: "ClaudeSessionTests", dependencies: ["ClaudeSession"], resources: [.copy("Server")], swiftSettings: strict),
         .testTarget(
