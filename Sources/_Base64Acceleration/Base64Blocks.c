@@ -39,10 +39,21 @@ int _base64_blocks_available(void) {
     return (b & bit_AVX2) != 0;
 }
 
+/// -1 until asked, then whether AVX2 runs here (idempotent, so a race
+/// between two first callers is harmless).
+static int avx2_state = -1;
+
+static int avx2_usable(void) {
+    int state = __atomic_load_n(&avx2_state, __ATOMIC_RELAXED);
+    if (state < 0) {
+        state = _base64_blocks_available();
+        __atomic_store_n(&avx2_state, state, __ATOMIC_RELAXED);
+    }
+    return state;
+}
+
 __attribute__((target("avx2")))
-size_t _base64_decode_blocks(const void *source, size_t n, uint8_t *dst, size_t capacity) {
-    const uint8_t *src = (const uint8_t *)source;
-    if (src == NULL || dst == NULL) return 0;
+static size_t decode_blocks_avx2(const uint8_t *src, size_t n, uint8_t *dst, size_t capacity) {
     const __m256i class_of_high = _mm256_setr_epi8(
         1, 1, 2, 4, 8, 16, 8, 16, 1, 1, 1, 1, 1, 1, 1, 1,
         1, 1, 2, 4, 8, 16, 8, 16, 1, 1, 1, 1, 1, 1, 1, 1);
@@ -78,6 +89,11 @@ size_t _base64_decode_blocks(const void *source, size_t n, uint8_t *dst, size_t 
         written += 24;
     }
     return i;
+}
+
+size_t _base64_decode_blocks(const void *source, size_t n, uint8_t *dst, size_t capacity) {
+    if (source == NULL || dst == NULL || !avx2_usable()) return 0;
+    return decode_blocks_avx2((const uint8_t *)source, n, dst, capacity);
 }
 
 #else
