@@ -45,7 +45,7 @@ public struct Usage: Sendable, Hashable {
     /// - Complexity: O(1) amortised.
     public subscript(key: String) -> JSONValue? { _positions[key]?.last.map { fields[$0].value } }
 
-    /// `input_tokens`: prompt tokens after the last cache breakpoint.
+    /// `input_tokens`: prompt tokens not read from or written to the cache.
     public var inputTokens: Int? { count("input_tokens") }
     /// `output_tokens`: tokens generated so far (a running total while streaming).
     public var outputTokens: Int? { count("output_tokens") }
