@@ -5,17 +5,10 @@
 import ClaudeSession
 import ClaudeStreaming
 import ClaudeTransport
-import IncrementalJSON
 import Synchronization
 import Testing
 
-private struct Weather: ClientTool {
-    struct Arguments: Decodable, Sendable { var city: String }
-    var name: String { "weather" }
-    var description: String { "Current weather for a city" }
-    var inputSchema: JSONValue { JSONSchema.object([.init("city", .string())]).jsonValue }
-    func call(_ arguments: Arguments) async throws -> ToolOutput { .text("18 °C in \(arguments.city)") }
-}
+// `Weather` is the README's example tool (ReadmeExampleTests.swift).
 
 /// Answers request N with `streams[N]`, read through a `MessageAccumulator`.
 private final class ScriptedTransport: MessageStreaming {
@@ -47,12 +40,12 @@ private final class ScriptedTransport: MessageStreaming {
     @Test func catalogWorkedExample() async throws {
         let transport = ScriptedTransport([
             StreamScript().toolUse("toolu_1", "weather", #"{"city":"Paris"}"#).end("tool_use"),
-            StreamScript().text("18 °C and sunny.").end("end_turn"),
+            StreamScript().text("22 C and sunny.").end("end_turn"),
         ])
         let session = ClaudeSession(model: .opus5, system: "Be brief.", tools: [Weather()], transport: transport)
         let answer = try await session.respond(to: "Weather in Paris?")
 
-        #expect(answer.text == "18 °C and sunny.")
+        #expect(answer.text == "22 C and sunny.")
         #expect(answer.requests == 2)
         let entries = session.transcript.entries
         try #require(entries.count == 5)
@@ -64,7 +57,7 @@ private final class ScriptedTransport: MessageStreaming {
         }
         #expect(call.name == "weather")
         #expect(output.toolUseID == "toolu_1")
-        #expect(output.content == .text("18 °C in Paris"))
+        #expect(output.content == .text("22 C in Paris"))
         #expect(output.isError == false)
         // The second request carried the tool's result back.
         #expect(transport.requests.count == 2)
