@@ -14,8 +14,10 @@ public struct ClientConfiguration: Sendable {
     public var overallTimeout: Double
     /// What to do with 429 and 529 answers before the stream starts.
     public var retryPolicy: RetryPolicy
-    /// How each response's stream is read: limits, structured output. The client sets
-    /// the framing and the response's `request-id` itself.
+    /// How each response's stream is read: limits, structured output. The
+    /// client sets the framing from ``endpoint`` and the response's
+    /// `request-id` itself, and parses every text block as JSON when the
+    /// request has an output schema.
     public var accumulatorOptions: MessageAccumulatorOptions
     /// An error body longer than this is cut (its JSON then reads as text).
     public var maxErrorBodyBytes: Int

@@ -62,8 +62,9 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     /// The API's error type (`rate_limit_error`, …), when the body had one.
     public var errorType: String?
-    /// The API's error message (redacted), when the body had one; else the
-    /// start of the body as text.
+    /// The API's error message (redacted), when the body had one (Bedrock's
+    /// top-level `message` too); for a body that is not JSON, its first 200
+    /// bytes as text.
     public var message: String?
     /// The `request-id` header (or the body's `request_id`).
     public var requestID: String?
