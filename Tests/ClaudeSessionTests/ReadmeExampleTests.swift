@@ -10,7 +10,9 @@ import Foundation
 import IncrementalJSON
 import Testing
 
-private struct Weather: ClientTool {
+/// The README's example tool, which the catalog's worked example
+/// (DocumentationExampleTests) uses too.
+struct Weather: ClientTool {
     struct Arguments: Decodable, Sendable { var city: String }
     var name: String { "weather" }
     var description: String { "Current weather for a city" }

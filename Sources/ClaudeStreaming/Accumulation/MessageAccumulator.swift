@@ -70,6 +70,18 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
     /// Limits on AWS event-stream messages (with `.awsEventStream` framing).
     public var eventStreamLimits: AWSEventStreamLimits
 
+    /// Options with the given limits and choices; every default suits the Anthropic API over SSE.
+    ///
+    /// - Parameters:
+    ///   - sseLimits: SSE line and event limits (16 MiB and 64 MiB).
+    ///   - json: limits of every JSON text parsed.
+    ///   - allowsSequentialMessages: accept several messages in one stream.
+    ///   - structuredOutput: which text blocks to parse as JSON.
+    ///   - maxBlocks: most content blocks a message may have (100,000).
+    ///   - maxMessageBytes: most bytes the deltas of one message may add (256 MiB).
+    ///   - responseMetadata: given to every snapshot.
+    ///   - framing: SSE or the AWS event stream.
+    ///   - eventStreamLimits: AWS event-stream limits (with `.awsEventStream`).
     public init(
         sseLimits: SSELimits = SSELimits(),
         json: JSONParserOptions = JSONParserOptions(),
@@ -102,11 +114,13 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
 ///
 /// - Complexity: O(n) over the whole stream; a snapshot costs O(open blocks).
 public struct MessageAccumulator: Sendable {
+    /// The options the accumulator was made with.
     public let options: MessageAccumulatorOptions
     var sse: SSEParser
     var bedrock: _BedrockEventDecoder
     var state: _AccumulatorState
 
+    /// An accumulator at the start of a stream, reading it as `options` says.
     public init(options: MessageAccumulatorOptions = MessageAccumulatorOptions()) {
         self.options = options
         sse = SSEParser(limits: options.sseLimits)

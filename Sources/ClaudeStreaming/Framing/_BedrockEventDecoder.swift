@@ -31,6 +31,7 @@ public struct EventStreamException: Sendable, Hashable {
     /// The payload's `message` field, else the payload as text (or `:error-message`).
     public var message: String
 
+    /// An exception of `type` with `message`.
     public init(type: String, message: String) {
         self.type = type
         self.message = message
