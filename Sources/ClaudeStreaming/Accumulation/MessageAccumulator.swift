@@ -163,9 +163,9 @@ public struct MessageAccumulator: Sendable {
         var working = state
         state = _AccumulatorState(options: options)
         defer { state = working }
-        func deliver(_ changed: Bool) {
-            if changed && emitsSnapshots, let snapshot = working.current { onSnapshot(snapshot) }
-        }
+        // Each event closure reads and writes `working` itself: a local
+        // function capturing it from inside the closure made the compiler
+        // box it and check exclusivity at run time, three calls per event.
         switch options.framing {
         case .serverSentEvents:
             var parser = sse
@@ -173,8 +173,9 @@ public struct MessageAccumulator: Sendable {
             defer { sse = parser }
             do {
                 try parser.feed(bytes) { view in
-                    guard working.failure == nil else { return }
-                    deliver(working.apply(view))
+                    guard working.failure == nil, working.apply(view), emitsSnapshots,
+                          let snapshot = working.current else { return }
+                    onSnapshot(snapshot)
                 }
             } catch {
                 working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
@@ -185,8 +186,9 @@ public struct MessageAccumulator: Sendable {
             defer { bedrock = decoder }
             do throws(_BedrockFailure) {
                 try decoder.feed(bytes, options: options.json) { event, end in
-                    guard working.failure == nil else { return }
-                    deliver(working.apply(event, streamOffset: end))
+                    guard working.failure == nil, working.apply(event, streamOffset: end), emitsSnapshots,
+                          let snapshot = working.current else { return }
+                    onSnapshot(snapshot)
                 }
             } catch {
                 working.fail(error)
