@@ -1,6 +1,7 @@
 // Standard base64 (RFC 4648 §4, padded), decoded whole: the AVX2 blocks of
-// Base64Blocks.c where this CPU has them, then groups of four characters
-// through a table, then the last group, where '=' padding may end the text.
+// Base64Blocks.c where this CPU has them (the last one overlapping the one
+// before, so that no tail is left), else groups of four characters through
+// a table, then the last group, where '=' padding may end the text.
 // The result says where the first character outside the alphabet is, so
 // the Swift side can name it.
 //
@@ -47,6 +48,15 @@ int _base64_decode(const void *source, size_t n, uint8_t *dst, size_t capacity, 
     if (body >= 32) {
         i = _base64_decode_blocks(src, body, dst, capacity);
         written = i / 4 * 3;
+        // The last block, overlapping the ones before: its first characters
+        // were decoded already and are written again with the same bytes,
+        // so no scalar tail is left. (body - 32 is a whole number of groups.)
+        size_t last = body - 32, lastOut = last / 4 * 3;
+        if (i < body && body - i < 32 && capacity >= lastOut
+            && _base64_decode_blocks(src + last, 32, dst + lastOut, capacity - lastOut) == 32) {
+            i = body;
+            written = body / 4 * 3;
+        }
     }
     for (; i < body; i += 4, written += 3) {
         uint8_t a = sextet[src[i]], b = sextet[src[i + 1]], c = sextet[src[i + 2]], d = sextet[src[i + 3]];
