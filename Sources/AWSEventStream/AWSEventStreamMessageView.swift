@@ -88,19 +88,7 @@ public struct AWSEventStreamMessage: Sendable, Hashable {
 
 @inline(__always)
 func _equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-    let count = a.count
-    guard count == b.count else { return false }
-    // Header names are mostly 11 to 14 bytes (":event-type", ":message-type"):
-    // compare 8 bytes at a time, the last word overlapping the one before.
-    guard count >= 8, let left = a.baseAddress, let right = b.baseAddress else {
-        for i in 0..<count where a[i] != b[i] { return false }
-        return true
-    }
-    var i = 0
-    while i + 8 <= count {
-        if left.loadUnaligned(fromByteOffset: i, as: UInt64.self) != right.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-        i += 8
-    }
-    return i == count
-        || left.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == right.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    guard a.count == b.count else { return false }
+    for i in 0..<a.count where a[i] != b[i] { return false }
+    return true
 }
