@@ -24,7 +24,8 @@ targets() {
 build() {
     local target="$1"
     echo "== building fuzz-$target (release, fuzzer + address sanitizer)"
-    swift build -c release --product "fuzz-$target" \
+    # The targets are products of the fuzz package (Fuzz/Package.swift), not of the root.
+    swift build -c release --package-path "$root/Fuzz" --product "fuzz-$target" \
         --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
         --scratch-path "$scratch"
 }

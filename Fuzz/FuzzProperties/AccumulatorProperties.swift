@@ -9,7 +9,7 @@
 // small limits), bytes 1...4 are chunk sizes used in a cycle; the rest is the
 // stream. Short inputs are used whole with default options.
 
-import ClaudeStreaming
+@_spi(FuzzTesting) import ClaudeStreaming
 import IncrementalJSON
 import ServerSentEvents
 

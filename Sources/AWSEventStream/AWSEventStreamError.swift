@@ -3,6 +3,7 @@
 /// After an `AWSEventStreamError` the parser is unusable: every later `feed`
 /// throws the same error again (the stream is no longer framed in a known place).
 public struct AWSEventStreamError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the bytes at ``offset``.
     public enum Reason: Sendable, Hashable {
         /// The prelude's CRC (bytes 8..<12) does not match its first 8 bytes.
         case preludeChecksumMismatch(declared: UInt32, computed: UInt32)
@@ -26,17 +27,21 @@ public struct AWSEventStreamError: Error, Sendable, Hashable, CustomStringConver
         case truncatedMessage(missing: Int)
     }
 
+    /// What is wrong.
     public var reason: Reason
     /// Byte offset in the whole stream of the faulty field (for a checksum,
     /// the CRC field; for a header, the header's first byte; for a
     /// truncated message, the message's first byte).
     public var offset: Int
 
+    /// An error for `reason` at the stream offset `offset`.
     public init(reason: Reason, offset: Int) {
         self.reason = reason
         self.offset = offset
     }
 
+    /// `offset N: ` and the reason in words, e.g.
+    /// `offset 57: header runs past the end of the header block`.
     public var description: String {
         "offset \(offset): " + {
             switch reason {

@@ -10,11 +10,17 @@
 
 /// A typed header value.
 public enum AWSEventStreamHeaderValue: Sendable, Hashable {
+    /// Types 0 (true) and 1 (false): no value bytes.
     case bool(Bool)
+    /// Type 2: a signed 8-bit integer.
     case byte(Int8)
+    /// Type 3: a signed 16-bit big-endian integer.
     case short(Int16)
+    /// Type 4: a signed 32-bit big-endian integer.
     case int(Int32)
+    /// Type 5: a signed 64-bit big-endian integer.
     case long(Int64)
+    /// Type 6: opaque bytes, at most 65,535.
     case bytes([UInt8])
     /// UTF-8 on the wire; invalid sequences become U+FFFD.
     case string(String)
@@ -41,9 +47,12 @@ public enum AWSEventStreamHeaderValue: Sendable, Hashable {
 
 /// One header, copied out of a message.
 public struct AWSEventStreamHeader: Sendable, Hashable {
+    /// The header's name (1 to 255 UTF-8 bytes on the wire), e.g. `:event-type`.
     public var name: String
+    /// The header's typed value.
     public var value: AWSEventStreamHeaderValue
 
+    /// A header called `name` with `value`.
     public init(name: String, value: AWSEventStreamHeaderValue) {
         self.name = name
         self.value = value

@@ -11,6 +11,8 @@ public struct AWSEventStreamLimits: Sendable, Hashable {
     /// headers at 128 KiB.
     public var maxHeaderBytes: Int
 
+    /// Limits of `maxMessageBytes` (16 MiB by default) and `maxHeaderBytes`
+    /// (128 KiB by default); a negative value counts as 0.
     public init(maxMessageBytes: Int = 16 << 20, maxHeaderBytes: Int = 128 << 10) {
         self.maxMessageBytes = max(0, maxMessageBytes)
         self.maxHeaderBytes = max(0, maxHeaderBytes)

@@ -14,6 +14,9 @@ public struct AWSEventStreamMessageView {
     /// The message's total length in bytes (prelude and CRCs included).
     public var totalLength: Int
 
+    /// A view over the given buffers. The parser builds views after its
+    /// checks; one made by hand is not validated, and ``forEachHeader(_:)``
+    /// stops at the first malformed header.
     public init(headerBytes: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, streamOffset: Int, totalLength: Int) {
         self.headerBytes = headerBytes
         self.payload = payload
@@ -64,10 +67,12 @@ public struct AWSEventStreamMessageView {
 public struct AWSEventStreamMessage: Sendable, Hashable {
     /// Headers in wire order (names may repeat; the framing allows it).
     public var headers: [AWSEventStreamHeader]
+    /// The payload bytes (for Bedrock, a JSON object).
     public var payload: [UInt8]
     /// Stream offset of the message's first byte.
     public var streamOffset: Int
 
+    /// A message with `headers`, `payload`, starting at `streamOffset`.
     public init(headers: [AWSEventStreamHeader], payload: [UInt8], streamOffset: Int) {
         self.headers = headers
         self.payload = payload
@@ -75,6 +80,7 @@ public struct AWSEventStreamMessage: Sendable, Hashable {
     }
 
     /// The value of the first header called `name`.
+    /// - Complexity: O(number of headers).
     public func header(_ name: String) -> AWSEventStreamHeaderValue? {
         headers.first { $0.name == name }?.value
     }

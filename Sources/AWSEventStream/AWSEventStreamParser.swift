@@ -44,6 +44,7 @@ public struct AWSEventStreamParser: Sendable {
     var _messageCount = 0
     var _failure: AWSEventStreamError? = nil
 
+    /// A parser at the start of a stream, bounded by `limits`.
     public init(limits: AWSEventStreamLimits = AWSEventStreamLimits()) {
         _limits = limits
     }
@@ -58,6 +59,9 @@ public struct AWSEventStreamParser: Sendable {
     ///
     /// The view passed to `onMessage` borrows the parser's buffer or `chunk`
     /// itself; it is valid only during the call.
+    /// - Throws: ``AWSEventStreamError`` for the first fault in the stream
+    ///   (messages before it were already handed to `onMessage`), and the
+    ///   same error on every later call.
     /// - Complexity: O(chunk.count) plus O(length) for the part of a
     ///   message that must outlive the chunk.
     public mutating func feed(
@@ -75,6 +79,9 @@ public struct AWSEventStreamParser: Sendable {
     }
 
     /// Feeds a chunk and returns the messages it completed, copied out.
+    /// - Throws: ``AWSEventStreamError`` for the first fault in the stream,
+    ///   and the same error on every later call.
+    /// - Complexity: O(chunk.count) plus the copies of the messages.
     public mutating func feed(_ chunk: [UInt8]) throws(AWSEventStreamError) -> [AWSEventStreamMessage] {
         var messages: [AWSEventStreamMessage] = []
         let result: Result<Void, AWSEventStreamError> = chunk.withUnsafeBytes { raw in

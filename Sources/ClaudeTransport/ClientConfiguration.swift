@@ -14,17 +14,32 @@ public struct ClientConfiguration: Sendable {
     public var overallTimeout: Double
     /// What to do with 429 and 529 answers before the stream starts.
     public var retryPolicy: RetryPolicy
+    /// How each response's stream is read: limits, structured output. The
+    /// client sets the framing from ``endpoint`` and the response's
+    /// `request-id` itself, and parses every text block as JSON when the
+    /// request has an output schema.
     public var accumulatorOptions: MessageAccumulatorOptions
     /// An error body longer than this is cut (its JSON then reads as text).
     public var maxErrorBodyBytes: Int
     /// The Anthropic API (default), Amazon Bedrock or Google Vertex AI.
     public var endpoint: ClaudeEndpoint = .anthropic
 
+    /// `https://api.anthropic.com`, the default ``baseURL``.
     public static let anthropicAPI: URL = {
         guard let url = URL(string: "https://api.anthropic.com") else { preconditionFailure("constant URL") }
         return url
     }()
 
+    /// A configuration sending to `baseURL` with `credentials`.
+    ///
+    /// - Parameters:
+    ///   - baseURL: the API's origin (the Anthropic API by default).
+    ///   - credentials: the credential of every request; nil fails each request before connecting.
+    ///   - idleTimeout: longest wait for the next byte, in seconds (60).
+    ///   - overallTimeout: longest time for a whole request, in seconds (600).
+    ///   - retryPolicy: retries of 429 and 529 before the stream starts (none).
+    ///   - accumulatorOptions: how each stream is read.
+    ///   - maxErrorBodyBytes: longest error body read (1 MiB).
     public init(
         baseURL: URL = ClientConfiguration.anthropicAPI,
         credentials: Credentials?,
@@ -58,6 +73,8 @@ public struct RetryPolicy: Sendable {
     /// Called with the failure and the wait in seconds before each retry.
     public var onRetry: (@Sendable (HTTPFailure, Double) -> Void)?
 
+    /// Up to `maxRetries` retries, waiting `retry-after` or `baseDelay * 2^retry`
+    /// seconds (at most `maxDelay`), each reported to `onRetry` first.
     public init(maxRetries: Int, baseDelay: Double = 1, maxDelay: Double = 30,
                 onRetry: (@Sendable (HTTPFailure, Double) -> Void)? = nil) {
         self.maxRetries = maxRetries

@@ -17,8 +17,11 @@ import FoundationNetworking
 
 /// Streams Messages API responses.
 public struct MessagesClient: Sendable {
+    /// Where and how requests are sent.
     public var configuration: ClientConfiguration
 
+    /// A client sending as `configuration` says. Nothing connects until a
+    /// stream's first `next()`.
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration
     }

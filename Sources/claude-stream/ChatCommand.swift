@@ -1,6 +1,8 @@
 // `claude-stream chat [PROMPT]`: a streamed conversation, with client tools
 // run as shell commands, carried across runs in a transcript file. The key
-// comes from ANTHROPIC_API_KEY and is never printed nor given to a tool.
+// comes from ANTHROPIC_API_KEY (with --bedrock from AWS_BEARER_TOKEN_BEDROCK,
+// with --vertex from CLOUDSDK_AUTH_ACCESS_TOKEN) and is never printed nor
+// given to a tool.
 //
 // Exit codes: 0 the conversation stopped normally (also at a called tool
 // without a command); 4 it stopped at --max-turns with tool calls pending;
@@ -29,7 +31,14 @@ enum ChatCommand {
                                   [--max-turns N] [--transcript FILE] [--final-json] [--timeout SECONDS]
                                   [--model ID] [--system TEXT] [--effort LEVEL] [--search] [--schema FILE]
                                   [--base-url URL] [--max-tokens N]
+                                  [--bedrock REGION | --vertex PROJECT/REGION]
         With no PROMPT and a terminal on stdin: an interactive chat (an empty line ends it).
+        The key comes from ANTHROPIC_API_KEY; with --bedrock REGION (Amazon Bedrock) a Bedrock API
+        key from AWS_BEARER_TOKEN_BEDROCK, with --vertex PROJECT/REGION (Google Vertex AI) an access
+        token from CLOUDSDK_AUTH_ACCESS_TOKEN (e.g. $(gcloud auth print-access-token)). There
+        --model takes the cloud's ID (us.anthropic.claude-opus-4-6-v1:0, claude-haiku-4-5@20251001)
+        or a first-party one, mapped (claude-opus-4-6 -> anthropic.claude-opus-4-6-v1:0 on Bedrock);
+        --base-url replaces the cloud's host.
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -45,13 +54,29 @@ enum ChatCommand {
             CLIOutput.standardError("chat: \(error.message)")
             return error.status
         }
-        var configuration = ClientConfiguration(credentials: Credentials.apiKeyFromEnvironment(ProcessInfo.processInfo.environment))
+        let baseURL: URL?
         if let base = options.baseURL {
             guard let url = URL(string: base), url.scheme != nil else {
                 CLIOutput.standardError("chat: --base-url: not a URL: \(base)")
                 return 64
             }
-            configuration.baseURL = url
+            baseURL = url
+        } else {
+            baseURL = nil
+        }
+        let environment = ProcessInfo.processInfo.environment
+        var configuration: ClientConfiguration
+        if var endpoint = options.endpoint {
+            // Checked before anything is sent: the name of the variable, never its value.
+            guard let credentials = endpoint.credentials(from: environment) else {
+                CLIOutput.standardError("chat: no credential: set \(endpoint.credentialVariable)")
+                return 2
+            }
+            endpoint.baseURL = baseURL
+            configuration = ClientConfiguration(credentials: credentials).using(endpoint)
+        } else {
+            configuration = ClientConfiguration(credentials: Credentials.apiKeyFromEnvironment(environment))
+            if let baseURL { configuration.baseURL = baseURL }
         }
         configuration.retryPolicy = RetryPolicy(maxRetries: 0)
         var run = ChatRun(options: options, configuration: configuration,
@@ -93,6 +118,9 @@ enum ChatCommand {
         var conversation = ChatConversation(body: body)
         if let model = options.model { conversation["model"] = .string(model) }
         if conversation["model"] == nil { conversation["model"] = .string(ClaudeModel.opus5.id) }
+        if let endpoint = options.endpoint, let model = conversation["model"]?.stringValue {
+            conversation["model"] = .string(endpoint.modelID(for: model))
+        }
         if let maxTokens = options.maxTokens { conversation["max_tokens"] = .number(JSONNumber(maxTokens)) }
         if conversation["max_tokens"] == nil { conversation["max_tokens"] = .number(JSONNumber(4096)) }
         if let system = options.system { conversation["system"] = .string(system) }

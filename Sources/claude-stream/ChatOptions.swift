@@ -29,6 +29,8 @@ struct ChatOptions {
     var transcriptPath: String?
     /// Overall limit of the whole run, in seconds.
     var timeout: Double?
+    /// `--bedrock REGION` / `--vertex PROJECT/REGION`; nil is the Anthropic API.
+    var endpoint: ClaudeEndpoint?
 
     static let maxTurnsLimit = 1000
     static let maxTokensLimit = 1 << 20
@@ -59,6 +61,18 @@ struct ChatOptions {
             case "--max-tokens": options.maxTokens = try integer(argument, try value(argument), limit: maxTokensLimit)
             case "--max-turns": options.maxTurns = try integer(argument, try value(argument), limit: maxTurnsLimit)
             case "--timeout": options.timeout = try seconds(argument, try value(argument))
+            case "--bedrock", "--vertex":
+                guard options.endpoint == nil else { throw ChatUsageError("give one of --bedrock and --vertex, once") }
+                let text = try value(argument)
+                if argument == "--bedrock" {
+                    guard !text.isEmpty else { throw ChatUsageError("--bedrock: expected a REGION such as us-east-1") }
+                    options.endpoint = .bedrock(region: text)
+                } else {
+                    guard let endpoint = ClaudeEndpoint.vertex(projectAndRegion: text) else {
+                        throw ChatUsageError("--vertex: expected PROJECT/REGION such as my-project/us-east5, got '\(text)'")
+                    }
+                    options.endpoint = endpoint
+                }
             case "--tool", "--tool-json":
                 let spec = try value(argument)
                 guard let equals = spec.firstIndex(of: "="), equals != spec.startIndex else {

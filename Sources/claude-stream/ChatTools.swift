@@ -6,6 +6,7 @@
 // non-zero exit, or JSON that does not parse, is an `is_error` result.
 
 import ClaudeStreaming
+import ClaudeTransport
 import Foundation
 import IncrementalJSON
 
@@ -64,7 +65,10 @@ enum ChatTools {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
         var environment = ProcessInfo.processInfo.environment
-        environment["ANTHROPIC_API_KEY"] = nil
+        // No tool sees a credential, whichever endpoint the chat uses.
+        for endpoint in [ClaudeEndpoint.anthropic, .bedrock(region: ""), .vertex(project: "", region: "")] {
+            environment[endpoint.credentialVariable] = nil
+        }
         environment["CLAUDE_TOOL_USE_ID"] = toolUseID
         environment["CLAUDE_TOOL_NAME"] = name
         process.environment = environment

@@ -1,26 +1,36 @@
 // `claude-stream events [FILE]`: one JSON line per dispatched server-sent
 // event, `{"event":…,"data":…,"id":…,"retry":…}`, so the framing can be
-// checked from outside under any chunking.
+// checked from outside under any chunking. Bedrock's AWS event stream
+// (`--framing aws-eventstream`, or detected) prints the same lines for the
+// events its chunks carry (EventsCommand+EventStream.swift).
 //
 // `event` is null when the block had no (or an empty) event field, `id` is
 // the last event ID at dispatch ("" when none), `retry` the block's last
 // valid retry or null. Strings are escaped here, on bytes; invalid UTF-8 in
 // a value becomes U+FFFD (as the event-stream spec decodes it).
-// Exit codes: 0 ok, 1 a limit was hit (`offset N: reason` on stderr, events
-// before it printed), the input codes of ``ExitCodes`` otherwise.
+// Exit codes: 0 ok, 1 a limit was hit or a frame is corrupt (`offset N:
+// reason` on stderr, events before it printed), the input codes of
+// ``ExitCodes`` otherwise.
 
+import AWSEventStream
+import ClaudeStreaming
 import ServerSentEvents
 
 enum EventsCommand {
     static let usage = """
         usage: claude-stream events [FILE | -] [options]
           One JSON line per dispatched server-sent event, read from FILE or stdin as it arrives.
+          Amazon Bedrock's AWS event stream: each chunk's event as the same line as over SSE
+          ({"event":TYPE,"data":"<event JSON>","id":"","retry":null}); any other message as
+          {"headers":{":message-type":…,…},"payload":"<text>"}.
+          --framing F            sse, aws-eventstream or auto (the default: judged from the first
+                                 12 bytes; a shorter input is sse)
           --chunk N              feed the bytes in N-byte chunks
           --chunks A,B,…         feed chunks of those sizes, then the rest as it is read
           --random-chunks SEED   feed chunks of random sizes 1...64 (SplitMix64, SEED 0...2^64-1)
           --count                print only `EVENTS events BYTES bytes`
-          --max-line BYTES       longest line (default 16 MiB)
-          --max-event BYTES      largest event (default 64 MiB)
+          --max-line BYTES       longest line (default 16 MiB; sse)
+          --max-event BYTES      largest event (default 64 MiB; sse)
           -h, --help             this text
         """ + "\n" + ExitCodes.text
 
@@ -29,6 +39,8 @@ enum EventsCommand {
         var plan = ChunkPlan.whole
         var countOnly = false
         var limits = SSELimits()
+        /// Nil: detected from the first bytes.
+        var framing: EventFraming?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -38,18 +50,32 @@ enum EventsCommand {
         guard case .success(let (options, opened)) = started else { return started.exitStatus }
         var input = opened
         var parser = SSEParser(limits: options.limits)
+        // Set when the framing turns out to be Bedrock's.
+        var eventStream: (parser: AWSEventStreamParser, lines: EventStreamLines)?
         var writer = OutputWriter(fileDescriptor: 1)
         var line: [UInt8] = []
         var events = 0
-        let failure: SSEError?
+        var failure: EventsFailure?
         do throws(InputError) {
-            failure = try input.feedChunks(plan: options.plan, to: { (chunk) throws(SSEError) in
-                try parser.feed(chunk) { event in
-                    events += 1
-                    guard !options.countOnly else { return }
-                    line.removeAll(keepingCapacity: true)
-                    appendJSONLine(event, to: &line)
-                    writer.write(bytes: line)
+            failure = try input.feedChunks(plan: options.plan, framing: options.framing, start: { framing in
+                if framing == .awsEventStream { eventStream = (AWSEventStreamParser(), EventStreamLines()) }
+            }, to: { (chunk) throws(EventsFailure) in
+                if eventStream != nil {
+                    try feedEventStream(chunk, into: &eventStream, events: &events, countOnly: options.countOnly) { line in
+                        writer.write(bytes: line)
+                    }
+                    return
+                }
+                do throws(SSEError) {
+                    try parser.feed(chunk) { event in
+                        events += 1
+                        guard !options.countOnly else { return }
+                        line.removeAll(keepingCapacity: true)
+                        appendJSONLine(event, to: &line)
+                        writer.write(bytes: line)
+                    }
+                } catch {
+                    throw EventsFailure(description: error.description)
                 }
             }, afterPiece: { writer.flush() })  // a live pipe sees each event as soon as its bytes arrived
         } catch {
@@ -62,12 +88,17 @@ enum EventsCommand {
             CLIOutput.standardError(failure.description)
             return ExitCodes.streamError
         }
+        if let truncated = eventStream?.parser.finish() {
+            CLIOutput.standardError(truncated.description)
+            return ExitCodes.streamError
+        }
         _ = parser.finish()
         if events == 0, let problem = input.problemWithoutEvents() {
             CLIOutput.standardError("events: \(problem.message)")
             return problem.exitCode
         }
-        if options.countOnly { writer.write("\(events) events \(parser.bytesConsumed) bytes\n") }
+        let bytes = eventStream?.parser.bytesConsumed ?? parser.bytesConsumed
+        if options.countOnly { writer.write("\(events) events \(bytes) bytes\n") }
         writer.flush()
         return 0
     }
@@ -84,6 +115,7 @@ enum EventsCommand {
             case "--count": options.countOnly = true
             case "--max-line": options.limits.maxLineBytes = try list.count(of: flag)
             case "--max-event": options.limits.maxEventBytes = try list.count(of: flag)
+            case "--framing": options.framing = try FramingChoice.parse(try list.value(of: flag))
             default: throw list.unknown(flag)
             }
         }
@@ -91,16 +123,49 @@ enum EventsCommand {
         return options
     }
 
+    /// One event-stream chunk: each message's line (or just its count).
+    private static func feedEventStream(
+        _ chunk: UnsafeRawBufferPointer, into state: inout (parser: AWSEventStreamParser, lines: EventStreamLines)?,
+        events: inout Int, countOnly: Bool, write: ([UInt8]) -> Void
+    ) throws(EventsFailure) {
+        guard var (parser, lines) = state else { return }
+        defer { state = (parser, lines) }
+        var line: [UInt8] = []
+        var failure: EventsFailure?
+        do throws(AWSEventStreamError) {
+            try parser.feed(chunk) { message in
+                guard failure == nil else { return }
+                line.removeAll(keepingCapacity: true)
+                do throws(EventsFailure) { try lines.append(message, to: &line) } catch {
+                    failure = error
+                    return
+                }
+                events += 1
+                if !countOnly { write(line) }
+            }
+        } catch {
+            throw EventsFailure(description: error.description)
+        }
+        if let failure { throw failure }
+    }
+
     /// `{"event":…,"data":…,"id":…,"retry":…}` and a newline.
     static func appendJSONLine(_ event: borrowing SSEEventView, to out: inout [UInt8]) {
+        appendJSONLine(type: event.eventType, data: event.data, id: event.lastEventID, retry: event.retry, to: &out)
+    }
+
+    /// The same line from its parts (an event from either framing).
+    static func appendJSONLine(
+        type: UnsafeRawBufferPointer?, data: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer, retry: Int?, to out: inout [UInt8]
+    ) {
         out.append(contentsOf: #"{"event":"#.utf8)
-        if let type = event.eventType { JSONStringBytes.append(type, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        if let type { JSONStringBytes.append(type, to: &out) } else { out.append(contentsOf: "null".utf8) }
         out.append(contentsOf: #","data":"#.utf8)
-        JSONStringBytes.append(event.data, to: &out)
+        JSONStringBytes.append(data, to: &out)
         out.append(contentsOf: #","id":"#.utf8)
-        JSONStringBytes.append(event.lastEventID, to: &out)
+        JSONStringBytes.append(id, to: &out)
         out.append(contentsOf: #","retry":"#.utf8)
-        if let retry = event.retry { out.append(contentsOf: String(retry).utf8) } else { out.append(contentsOf: "null".utf8) }
+        if let retry { out.append(contentsOf: String(retry).utf8) } else { out.append(contentsOf: "null".utf8) }
         out.append(contentsOf: "}\n".utf8)
     }
 }

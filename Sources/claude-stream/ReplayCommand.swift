@@ -25,6 +25,8 @@ enum ReplayCommand {
           --random-chunks SEED   feed chunks of random sizes 1...64 (SplitMix64, SEED 0...2^64-1)
           --speed X              pace a stored recording at X times 40 events a second (0: no pauses;
                                  X from 0.01; default 1 on a terminal for a file, 0 otherwise)
+          --framing F            sse, aws-eventstream (Amazon Bedrock) or auto (the default: judged
+                                 from the first 12 bytes; a shorter input is sse)
           --sequential           allow several messages in one stream (the default)
           --single               a second message_start after message_stop is an error
           -h, --help             this text
@@ -37,6 +39,8 @@ enum ReplayCommand {
         var plan = ChunkPlan.whole
         var speed: Double?
         var allowsSequential = true
+        /// Nil: detected from the first bytes.
+        var framing: EventFraming?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -48,11 +52,13 @@ enum ReplayCommand {
         var input = opened
         var display = options.finalJSON
             ? ReplayDisplay(printer: FinalJSONPrinter()) : ReplayDisplay(live: LiveReplay(options, input: input))
-        var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(
-            allowsSequentialMessages: options.allowsSequential))
+        var accumulator = MessageAccumulator()
         var failure: MessageStreamError?
         do throws(InputError) {
-            failure = try input.feedChunks(plan: options.plan, to: { (chunk) throws(MessageStreamError) in
+            failure = try input.feedChunks(plan: options.plan, framing: options.framing, start: { framing in
+                accumulator = MessageAccumulator(options: MessageAccumulatorOptions(
+                    allowsSequentialMessages: options.allowsSequential, framing: framing))
+            }, to: { (chunk) throws(MessageStreamError) in
                 try accumulator.feed(chunk) { display.show($0) }
             }, afterPiece: { display.flush() })
         } catch {
@@ -93,6 +99,7 @@ enum ReplayCommand {
             case "--final-json": options.finalJSON = true
             case "--sequential": options.allowsSequential = true
             case "--single": options.allowsSequential = false
+            case "--framing": options.framing = try FramingChoice.parse(try list.value(of: flag))
             case "--speed": options.speed = try parseSpeed(try list.value(of: flag))
             default: throw list.unknown(flag)
             }

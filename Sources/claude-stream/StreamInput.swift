@@ -5,9 +5,11 @@
 // stays one buffer plus whatever the core holds, whatever the input's size.
 //
 // This is the one "bytes → events" entry of `events` and `replay`: the chunk
-// plan re-splits each piece here, and the command's framing (the SSE parser,
-// or the accumulator that wraps it) is the closure it feeds. A second framing
-// (AWS event-stream) plugs in as another closure.
+// plan re-splits each piece here, the framing (SSE or the AWS event stream)
+// is settled here, and the command's decoder for it (a parser, or the
+// accumulator that wraps one) is the closure it feeds.
+
+import ClaudeStreaming
 
 #if canImport(Glibc)
 import Glibc
@@ -120,24 +122,34 @@ struct StreamInput {
     }
 
     /// The one "bytes → events" path of `events` and `replay`: reads to the
-    /// end, re-splits each piece by `plan`, hands each chunk to `feed` (a
-    /// framing: the SSE parser, the accumulator, later an AWS event-stream
-    /// decoder), and calls `afterPiece` (flush the output) after each piece.
-    /// Returns the framing's error that stopped the reading, if any.
+    /// end, re-splits each piece by `plan`, settles the framing (`framing`,
+    /// or detected from the first 12 bytes: see ``FramingChoice``) and calls
+    /// `start` with it once, before the first chunk reaches `feed` (the SSE
+    /// parser, the AWS event-stream parser, or the accumulator that wraps
+    /// either), and calls `afterPiece` (flush the output) after each piece.
+    /// `start` is called even for an empty input (with SSE). Returns the
+    /// framing's error that stopped the reading, if any.
     ///
     /// - Complexity: O(input size + number of chunks).
     mutating func feedChunks<E: Error>(
-        plan: ChunkPlan, to feed: (UnsafeRawBufferPointer) throws(E) -> Void, afterPiece: () -> Void
+        plan: ChunkPlan, framing: EventFraming?, start: (EventFraming) -> Void,
+        to feed: (UnsafeRawBufferPointer) throws(E) -> Void, afterPiece: () -> Void
     ) throws(InputError) -> E? {
         var splitter = ChunkSplitter(plan)
+        var choice = FramingChoice(framing)
         var failure: E?
         try readPieces { piece in
-            do throws(E) { try splitter.split(piece, feed) } catch {
+            do throws(E) {
+                try splitter.split(piece) { (chunk) throws(E) in try choice.feed(chunk, start: start, feed) }
+            } catch {
                 failure = error
                 return false
             }
             afterPiece()
             return true
+        }
+        if failure == nil {
+            do throws(E) { try choice.finish(start: start, feed) } catch { failure = error }
         }
         return failure
     }

@@ -4,7 +4,7 @@
 // chunk sizes 1, 2, 3, 7, 64 and random by `runStream`.
 
 import AWSEventStream
-import ClaudeStreaming
+@testable import ClaudeStreaming
 import Foundation
 import FuzzProperties
 import Testing
@@ -90,6 +90,10 @@ private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.
             #"{"bytes":"\#(escaped)","p":"q"}"#,
             #"{"extra":{"nested":["}",1,{"a":"]"}]},"n":-1.5e3,"t":true,"bytes":"\#(base64)"}"#,
             #"{"byt\u0065s":"\#(base64)"}"#,
+            #"{"bytes":"\#(base64)","p":"a\"b"}"#,
+            #"{"bytes":"\#(base64)","p":"a\\"}"#,
+            #"{"bytes":"\#(base64)","p":"abc"} "#,
+            #"{"bytes":"\#(base64)","p":"abc","q":1}"#,
         ]
         for form in forms {
             let body = bedrock(Array(simpleEvents.prefix(2))) + chunk(payload: form) + bedrock(Array(simpleEvents.dropFirst(2)))
@@ -97,6 +101,52 @@ private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.
             #expect(outcome.error == nil, "\(form): \(String(describing: outcome.error))")
             #expect(outcome.last?.text == "???Hello", "\(form)")
         }
+    }
+
+    /// Bedrock's own layout is read by memchr alone; wherever that fast
+    /// path answers, it must find what the general scanner finds.
+    @Test func bedrockLayoutAgreesWithTheGeneralScanner() {
+        let forms: [(String, fast: Bool)] = [
+            (#"{"bytes":"QUJD"}"#, true),
+            (#"{"bytes":"QUJD","p":"abcdef"}"#, true),
+            (#"{"bytes":"","p":""}"#, true),
+            (#"{"bytes":"QUJD","p":"a\"b"}"#, false),
+            (#"{"bytes":"QUJD","p":"a\\"}"#, false),
+            (#"{"bytes":"QUJD","p":"abc"} "#, false),
+            (#"{"bytes":"QUJD","p":"abc","q":1}"#, false),
+            (#"{"p":"abc","bytes":"QUJD"}"#, false),
+            (#"{"bytes":"QUJD" }"#, false),
+            (#"{"bytes":"QUJD""#, false),
+            (#"{"bytes":"QUJD"}}"#, false),
+        ]
+        for (form, fast) in forms {
+            let bytes = Array(form.utf8)
+            bytes.withUnsafeBytes { payload in
+                let quick = _bedrockLayoutBytesMember(payload)
+                #expect((quick != nil) == fast, "\(form)")
+                var scanner = _ChunkScanner(bytes: payload)
+                if let quick {
+                    guard case .found(let range) = scanner.findBytesMember() else {
+                        Issue.record("\(form): the fast path found a member the scanner does not")
+                        return
+                    }
+                    #expect(range == quick, "\(form)")
+                }
+            }
+        }
+    }
+
+    /// The chunk header block the decoder recognises in one compare is the
+    /// one Bedrock sends (the encoder writes Bedrock's order).
+    @Test func theUsualChunkHeaderBlockIsBedrocks() throws {
+        var parser = AWSEventStreamParser()
+        var blocks: [[UInt8]] = []
+        let message = AWSEventStreamEncoder.bedrockChunk(event: Array(F.messageStart.utf8), padding: 3)
+        try message.withUnsafeBytes { bytes in
+            try parser.feed(bytes) { blocks.append(Array($0.headerBytes)) }
+        }
+        let usual = _BedrockEventDecoder._chunkHeaderBlock
+        #expect(blocks == [Array(UnsafeBufferPointer(start: usual.utf8Start, count: usual.utf8CodeUnitCount))])
     }
 
     @Test func base64PaddingMatchesFoundation() {

@@ -26,34 +26,14 @@ struct CLI {
         var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
     }
 
+    /// Runs to the end. The input is written from another thread while
+    /// stdout and stderr are read here, so a child that prints more than a
+    /// pipe holds before it has read all its input cannot deadlock the test.
     static func run(_ arguments: [String], input: [UInt8]? = nil) throws -> Result {
-        guard let executable else { throw CocoaError(.fileNoSuchFile) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe(), inPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inPipe
-        // A child that exits without reading (a usage error) closes the pipe:
-        // the write must then fail quietly, not trap in FileHandle or raise SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        try process.run()
-        if let input {
-            let descriptor = inPipe.fileHandleForWriting.fileDescriptor
-            var offset = 0
-            while offset < input.count {
-                let written = input.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
-                if written <= 0 { if written < 0 && errno == EINTR { continue } else { break } }
-                offset += written
-            }
+        let finished = try ChildProcess.run(arguments) { child in
+            if let input { child.send(input) }
         }
-        try inPipe.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(status: finished.status, stdout: finished.stdoutText, stderr: finished.stderr)
     }
 
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {

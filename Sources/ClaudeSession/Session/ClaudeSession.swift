@@ -19,8 +19,11 @@ import Synchronization
 
 /// A multi-turn conversation with tools and a transcript.
 public final class ClaudeSession: Sendable {
+    /// The model every request asks first.
     public let model: ClaudeModel
+    /// The system prompt of every request.
     public let system: String?
+    /// The request fields every turn shares, and the tool loop's limit.
     public let configuration: SessionConfiguration
     /// The names of the client tools, in declaration order.
     public var toolNames: [String] { tools.map(\.name) }
@@ -29,9 +32,15 @@ public final class ClaudeSession: Sendable {
     let transport: any MessageStreaming
     private let state: Mutex<(transcript: SessionTranscript, busy: Bool)>
 
-    /// A session over any transport (``MessagesClient`` conforms).
+    /// A session over any transport (`MessagesClient` conforms).
     ///
-    /// - Parameter transcript: a saved conversation to continue.
+    /// - Parameters:
+    ///   - model: the model every request asks first.
+    ///   - system: the system prompt of every request.
+    ///   - tools: the client tools the model may call (names unique).
+    ///   - configuration: the shared request fields and the tool loop's limit.
+    ///   - transport: sends each request and streams its response.
+    ///   - transcript: a saved conversation to continue.
     public init(model: ClaudeModel, system: String? = nil, tools: [any ClientTool] = [],
                 configuration: SessionConfiguration = SessionConfiguration(),
                 transport: any MessageStreaming, transcript: SessionTranscript = SessionTranscript()) {
@@ -89,7 +98,7 @@ public final class ClaudeSession: Sendable {
         }
     }
 
-    /// As ``streamResponse(to:)``, with `T.Partial` decoded at every snapshot.
+    /// As ``streamResponse(to:)-(String)``, with `T.Partial` decoded at every snapshot.
     public func streamResponse<T: StructuredResponse>(to prompt: String, generating type: T.Type) -> StructuredResponseStream<T> {
         StructuredResponseStream(base: ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
             _ = try await self._run(prompt: [.text(prompt)], outputSchema: T.outputSchema, onSnapshot: onSnapshot)

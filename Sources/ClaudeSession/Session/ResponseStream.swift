@@ -38,6 +38,9 @@ public struct ResponseStream: AsyncSequence, Sendable {
         return Iterator(base: stream.makeAsyncIterator(), start: start, transcript: transcript)
     }
 
+    /// Starts the session's call on the first `next()` and hands out its
+    /// snapshots; throws ``SessionError`` (``SessionError/Kind/cancelled`` when
+    /// the consuming task was cancelled).
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<ResponseSnapshot, any Error>.Iterator
         var start: (@Sendable () -> Void)?
@@ -72,6 +75,8 @@ public struct StructuredResponseStream<T: StructuredResponse>: AsyncSequence, Se
 
     public func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
 
+    /// Hands out each snapshot of the session's response with `T.Partial`
+    /// decoded from its message.
     public struct Iterator: AsyncIteratorProtocol {
         var base: ResponseStream.Iterator
 

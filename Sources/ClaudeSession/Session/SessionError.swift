@@ -4,6 +4,7 @@ public import ClaudeTransport
 /// the transcript as it stands: the completed responses and tool outputs
 /// are in it, a half-received response or half-run tool round never is.
 public struct SessionError: Error, Sendable, CustomStringConvertible {
+    /// What ended the call.
     public enum Kind: Sendable {
         /// The request failed or the stream broke (HTTP, network, timeout, protocol).
         case transport(TransportError)
@@ -18,10 +19,12 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case busy
     }
 
+    /// What ended the call.
     public var kind: Kind
     /// The conversation after the last complete step.
     public var transcript: SessionTranscript
 
+    /// An error of `kind`, carrying `transcript`.
     public init(_ kind: Kind, transcript: SessionTranscript) {
         self.kind = kind
         self.transcript = transcript

@@ -16,7 +16,9 @@ public struct ResponseEntry: Sendable, Hashable, Codable {
     public var model: String
     /// The model the request named.
     public var requestedModel: String
+    /// Why the response ended (`end_turn`, `tool_use`, `max_tokens`, …).
     public var stopReason: String?
+    /// The stop sequence that ended it, when one did.
     public var stopSequence: String?
     /// The content array exactly as received.
     public var content: RawJSON
@@ -77,7 +79,7 @@ public struct ResponseEntry: Sendable, Hashable, Codable {
     /// The usage counts (input, output, cache).
     public var tokenCounts: TokenUsage { TokenUsage(usage.value) }
 
-    /// The message as a snapshot (for ``ServerToolLedger`` and activity views).
+    /// The message as a snapshot (for `ServerToolLedger` and activity views).
     ///
     /// - Complexity: O(1) for an entry made from a snapshot; O(size), a parse, for a restored one.
     public var snapshot: MessageSnapshot {
@@ -93,6 +95,7 @@ public struct ResponseEntry: Sendable, Hashable, Codable {
 
 /// A piece of a response in content order.
 public enum ResponseSegment: Sendable, Hashable, Codable {
+    /// A text block's text.
     case text(String)
     /// Summarized or full thinking text (its signature stays in the content).
     case thinking(String)
@@ -127,9 +130,12 @@ public enum ResponseSegment: Sendable, Hashable, Codable {
 public struct Handover: Sendable, Hashable, Codable {
     /// Index of the `fallback` block in the content.
     public var contentIndex: Int
+    /// The model that declined.
     public var fromModel: String?
+    /// The model that continued.
     public var toModel: String?
 
+    /// A handover at `contentIndex` from `fromModel` to `toModel`.
     public init(contentIndex: Int, fromModel: String?, toModel: String?) {
         self.contentIndex = contentIndex
         self.fromModel = fromModel
@@ -141,12 +147,14 @@ public struct Handover: Sendable, Hashable, Codable {
 public struct ToolCallEntry: Sendable, Hashable, Codable {
     /// The `tool_use` block's `id`.
     public var id: String
+    /// The tool's name.
     public var name: String
     /// The input as the model sent it.
     public var input: RawJSON
     /// Why the input could not be used (not valid JSON, cut off), if so.
     public var inputError: String?
 
+    /// A call `id` of the tool `name` with `input`, and why that input is unusable, if it is.
     public init(id: String, name: String, input: RawJSON, inputError: String? = nil) {
         self.id = id
         self.name = name
@@ -157,11 +165,16 @@ public struct ToolCallEntry: Sendable, Hashable, Codable {
 
 /// Token counts of one response, or a sum of several.
 public struct TokenUsage: Sendable, Hashable, Codable {
+    /// Prompt tokens not read from or written to the cache.
     public var inputTokens: Int
+    /// Generated tokens.
     public var outputTokens: Int
+    /// Prompt tokens written to the cache.
     public var cacheCreationInputTokens: Int
+    /// Prompt tokens read from the cache.
     public var cacheReadInputTokens: Int
 
+    /// Counts as given; all 0 by default (the identity of a sum).
     public init(inputTokens: Int = 0, outputTokens: Int = 0, cacheCreationInputTokens: Int = 0, cacheReadInputTokens: Int = 0) {
         self.inputTokens = inputTokens
         self.outputTokens = outputTokens

@@ -24,8 +24,10 @@ public struct SessionTranscript: Sendable, Hashable, Codable {
         case toolOutput(ToolResult)
     }
 
+    /// The entries, oldest first.
     public var entries: [Entry]
 
+    /// A transcript of `entries` (empty: a new conversation).
     public init(entries: [Entry] = []) {
         self.entries = entries
     }

@@ -6,9 +6,10 @@ import IncrementalJSON
 extension MessageAccumulator {
     /// For fuzzers and tests: nil when the hot-delta scanner declines `data`
     /// or reads the same index, delta type and payload as the full JSON
-    /// parser; otherwise what differs. `package`: a test hook, not API
-    /// (Fuzz/FuzzProperties is a target of this package).
-    package static func _checkHotPathAgreement(_ data: UnsafeRawBufferPointer) -> String? {
+    /// parser; otherwise what differs. A test hook, not API: behind the
+    /// `FuzzTesting` SPI because the fuzz package (Fuzz/Package.swift) is a
+    /// package of its own, where `package` access does not reach.
+    @_spi(FuzzTesting) public static func _checkHotPathAgreement(_ data: UnsafeRawBufferPointer) -> String? {
         var scanner = _HotDeltaScanner()
         guard let delta = scanner.scan(data) else { return nil }
         let payload: [UInt8] = delta.payloadIsInData

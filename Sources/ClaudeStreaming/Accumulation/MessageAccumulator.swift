@@ -69,6 +69,18 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
     /// Limits on AWS event-stream messages (with `.awsEventStream` framing).
     public var eventStreamLimits: AWSEventStreamLimits
 
+    /// Options with the given limits and choices; every default suits the Anthropic API over SSE.
+    ///
+    /// - Parameters:
+    ///   - sseLimits: SSE line and event limits (16 MiB and 64 MiB).
+    ///   - json: limits of every JSON text parsed.
+    ///   - allowsSequentialMessages: accept several messages in one stream.
+    ///   - structuredOutput: which text blocks to parse as JSON.
+    ///   - maxBlocks: most content blocks a message may have (100,000).
+    ///   - maxMessageBytes: most bytes the deltas of one message may add (256 MiB).
+    ///   - responseMetadata: given to every snapshot.
+    ///   - framing: SSE or the AWS event stream.
+    ///   - eventStreamLimits: AWS event-stream limits (with `.awsEventStream`).
     public init(
         sseLimits: SSELimits = SSELimits(),
         json: JSONParserOptions = JSONParserOptions(),
@@ -101,11 +113,13 @@ public struct MessageAccumulatorOptions: Sendable, Hashable {
 ///
 /// - Complexity: O(n) over the whole stream; a snapshot costs O(open blocks).
 public struct MessageAccumulator: Sendable {
+    /// The options the accumulator was made with.
     public let options: MessageAccumulatorOptions
     var sse: SSEParser
     var bedrock: _BedrockEventDecoder
     var state: _AccumulatorState
 
+    /// An accumulator at the start of a stream, reading it as `options` says.
     public init(options: MessageAccumulatorOptions = MessageAccumulatorOptions()) {
         self.options = options
         sse = SSEParser(limits: options.sseLimits)
@@ -148,9 +162,9 @@ public struct MessageAccumulator: Sendable {
         var working = state
         state = _AccumulatorState(options: options)
         defer { state = working }
-        func deliver(_ changed: Bool) {
-            if changed && emitsSnapshots, let snapshot = working.current { onSnapshot(snapshot) }
-        }
+        // Each event closure reads and writes `working` itself: a local
+        // function capturing it from inside the closure made the compiler
+        // box it and check exclusivity at run time, three calls per event.
         switch options.framing {
         case .serverSentEvents:
             var parser = sse
@@ -158,8 +172,9 @@ public struct MessageAccumulator: Sendable {
             defer { sse = parser }
             do {
                 try parser.feed(bytes) { view in
-                    guard working.failure == nil else { return }
-                    deliver(working.apply(view))
+                    guard working.failure == nil, working.apply(view), emitsSnapshots,
+                          let snapshot = working.current else { return }
+                    onSnapshot(snapshot)
                 }
             } catch {
                 working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
@@ -170,8 +185,9 @@ public struct MessageAccumulator: Sendable {
             defer { bedrock = decoder }
             do throws(_BedrockFailure) {
                 try decoder.feed(bytes, options: options.json) { event, end in
-                    guard working.failure == nil else { return }
-                    deliver(working.apply(event, streamOffset: end))
+                    guard working.failure == nil, working.apply(event, streamOffset: end), emitsSnapshots,
+                          let snapshot = working.current else { return }
+                    onSnapshot(snapshot)
                 }
             } catch {
                 working.fail(error)

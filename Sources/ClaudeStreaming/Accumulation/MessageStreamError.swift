@@ -10,9 +10,12 @@ public import ServerSentEvents
 public struct APIErrorEvent: Sendable, Hashable, Codable {
     /// `overloaded_error`, `rate_limit_error`, `api_error`, … (kept as sent).
     public var type: String
+    /// The error's `message`, as sent.
     public var message: String
+    /// The event's `request_id`, when it has one.
     public var requestID: String?
 
+    /// An error event of `type` with `message` and `requestID`.
     public init(type: String, message: String, requestID: String? = nil) {
         self.type = type
         self.message = message
@@ -22,6 +25,7 @@ public struct APIErrorEvent: Sendable, Hashable, Codable {
 
 /// Why a stream could not be read to its end.
 public struct MessageStreamError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
     public enum Kind: Sendable, Hashable {
         /// The bytes broke an SSE limit (line or event size).
         case framing(SSEError)
@@ -46,6 +50,7 @@ public struct MessageStreamError: Error, Sendable, CustomStringConvertible {
         case legacyTextCompletions
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// Number of the event (0-based, counting every dispatched SSE event) at
     /// fault; nil when the failure is not tied to one event.
@@ -60,6 +65,7 @@ public struct MessageStreamError: Error, Sendable, CustomStringConvertible {
     /// Messages that completed earlier in the same stream.
     public var completedMessages: [MessageSnapshot]
 
+    /// An error of `kind` at `eventIndex` and `byteOffset`, carrying what was built before it.
     public init(kind: Kind, eventIndex: Int?, byteOffset: Int, snapshot: MessageSnapshot?, completedMessages: [MessageSnapshot] = []) {
         self.kind = kind
         self.eventIndex = eventIndex

@@ -32,11 +32,17 @@ public struct ServerToolActivity: Sendable, Hashable {
 
 /// A server tool call's input, typed for the tools this package knows.
 public enum ServerToolRequest: Sendable, Hashable {
+    /// `web_search`: the query, once its input has it.
     case webSearch(query: String?)
+    /// `web_fetch`: the URL to fetch.
     case webFetch(url: String?)
+    /// `code_execution`: the code to run.
     case codeExecution(code: String?)
+    /// `bash_code_execution`: the shell command.
     case bash(command: String?)
+    /// `text_editor_code_execution`: the editor command (`view`, `create`, …) and the file's path.
     case textEditor(command: String?, path: String?)
+    /// Any other server tool: its name and input, verbatim.
     case other(name: String, input: JSONValue)
 
     /// Types the input of a call to the server tool `name`.
@@ -55,7 +61,9 @@ public enum ServerToolRequest: Sendable, Hashable {
 
 /// A server tool's result, typed by its block type and content.
 public enum ServerToolOutcome: Sendable, Hashable {
+    /// A `web_search_tool_result`: the results, in order.
     case webSearchResults([WebSearchResult])
+    /// A `web_fetch_tool_result`: the URL fetched, when (`retrieved_at`, as sent) and the `document` block, verbatim.
     case webFetch(url: String?, retrievedAt: String?, document: JSONValue?)
     /// Code, bash or text-editor execution output.
     case execution(stdout: String?, stderr: String?, returnCode: Int?, content: JSONValue)
@@ -95,8 +103,11 @@ public enum ServerToolOutcome: Sendable, Hashable {
 
 /// One web search result.
 public struct WebSearchResult: Sendable, Hashable {
+    /// The page's title.
     public var title: String?
+    /// The page's URL.
     public var url: String?
+    /// How old the page is (`page_age`, as sent, e.g. `April 30, 2025`).
     public var pageAge: String?
     /// The opaque `encrypted_content`, kept for replay.
     public var encryptedContent: String?
@@ -135,6 +146,7 @@ public struct ServerToolLedger: Sendable, Hashable {
     private var calls: [ServerToolActivity] = []
     private var results: [String: ToolResultBlock] = [:]
 
+    /// An empty ledger.
     public init() {}
 
     /// Records a message's calls and results (call it with each final snapshot).

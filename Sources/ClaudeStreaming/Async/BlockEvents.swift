@@ -30,6 +30,7 @@ public struct BlockEventDeriver: Sendable {
     private var messageStopped = false
     private var messageIndex: Int?
 
+    /// A deriver that has seen no snapshot yet.
     public init() {}
 
     /// The events from the previous snapshot to `snapshot`.
@@ -100,6 +101,7 @@ public struct BlockEventSequence<Base: AsyncSequence>: AsyncSequence where Base.
 
     public func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
 
+    /// Reads the base's snapshots and hands out the events between them.
     public struct Iterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
         var deriver = BlockEventDeriver()
@@ -129,6 +131,7 @@ public struct TextDeltaSequence<Base: AsyncSequence>: AsyncSequence where Base.E
 
     public func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
 
+    /// Reads block events and hands out the text pieces among them.
     public struct Iterator: AsyncIteratorProtocol {
         var base: BlockEventSequence<Base>.Iterator
 

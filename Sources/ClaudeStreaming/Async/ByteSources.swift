@@ -8,10 +8,16 @@ public struct DataChunks: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
     public typealias Failure = Never
 
+    /// The bytes handed out.
     public let data: Data
+    /// Bytes per chunk (at least 1); the last chunk may be shorter.
     public let chunkSize: Int
 
-    /// - Parameter chunkSize: bytes per chunk; values below 1 count as 1.
+    /// `data` in chunks of `chunkSize` bytes.
+    ///
+    /// - Parameters:
+    ///   - data: the bytes to hand out.
+    ///   - chunkSize: bytes per chunk; values below 1 count as 1.
     public init(_ data: Data, chunkSize: Int = 64 << 10) {
         self.data = data
         self.chunkSize = Swift.max(1, chunkSize)
@@ -19,6 +25,7 @@ public struct DataChunks: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator { Iterator(data: data, chunkSize: chunkSize) }
 
+    /// Hands out successive slices of ``DataChunks/data``, copied.
     public struct Iterator: AsyncIteratorProtocol {
         let data: Data
         let chunkSize: Int
@@ -39,9 +46,13 @@ public struct FileChunks: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
     public typealias Failure = any Error
 
+    /// The file read.
     public let url: URL
+    /// Most bytes per chunk (at least 1); the file is read this much at a time.
     public let chunkSize: Int
 
+    /// The file at `url` in chunks of `chunkSize` bytes (values below 1 count as 1).
+    /// The file is opened on the first `next()`, not here.
     public init(_ url: URL, chunkSize: Int = 64 << 10) {
         self.url = url
         self.chunkSize = Swift.max(1, chunkSize)
@@ -49,6 +60,7 @@ public struct FileChunks: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator { Iterator(url: url, chunkSize: chunkSize) }
 
+    /// Opens the file on the first call and reads it chunk by chunk; closes it at the end.
     public struct Iterator: AsyncIteratorProtocol {
         let url: URL
         let chunkSize: Int

@@ -15,6 +15,7 @@ public struct MessageSnapshotSequence<Base: AsyncSequence>: AsyncSequence where 
     let base: Base
     let options: MessageAccumulatorOptions
 
+    /// The snapshots of the stream whose bytes `base` yields, read as `options` says.
     public init(base: Base, options: MessageAccumulatorOptions = MessageAccumulatorOptions()) {
         self.base = base
         self.options = options

@@ -31,6 +31,7 @@ public struct EventStreamException: Sendable, Hashable {
     /// The payload's `message` field, else the payload as text (or `:error-message`).
     public var message: String
 
+    /// An exception of `type` with `message`.
     public init(type: String, message: String) {
         self.type = type
         self.message = message
@@ -46,7 +47,8 @@ enum _BedrockFailure: Error {
 
 struct _BedrockEventDecoder: Sendable {
     var parser: AWSEventStreamParser
-    /// The decoded event of the current chunk (reused).
+    /// The decoded event of the current chunk: its first bytes (the count
+    /// `_unwrapChunk` gives); only ever grown, so it is not refilled per event.
     var event: [UInt8] = []
 
     init(limits: AWSEventStreamLimits) { parser = AWSEventStreamParser(limits: limits) }
@@ -75,11 +77,12 @@ struct _BedrockEventDecoder: Sendable {
                 let end = message.streamOffset + message.totalLength
                 switch _BedrockEventDecoder._kind(of: message) {
                 case .chunk:
-                    if let problem = _unwrapChunk(message.payload, into: &decoded, options: options) {
+                    switch _unwrapChunk(message.payload, into: &decoded, options: options) {
+                    case .event(let count):
+                        decoded.withUnsafeBytes { onEvent(UnsafeRawBufferPointer(rebasing: $0[0..<count]), end) }
+                    case .invalid(let problem):
                         failure = .invalidChunk(problem, offset: message.streamOffset)
-                        return
                     }
-                    decoded.withUnsafeBytes { onEvent($0, end) }
                 case .otherEvent:
                     return  // event types other than chunk carry nothing for the message
                 case .exception(let exception):
@@ -97,7 +100,20 @@ struct _BedrockEventDecoder: Sendable {
         case exception(EventStreamException)
     }
 
+    /// The header block Bedrock gives every chunk, byte for byte: the
+    /// `:event-type`, `:content-type` and `:message-type` string headers in
+    /// this order (all 1,531 messages of the recorded Bedrock streams in
+    /// the shared corpus carry exactly this). One compare then replaces two
+    /// header lookups per event; any other block takes the lookups.
+    static let _chunkHeaderBlock: StaticString =
+        "\u{0B}:event-type\u{07}\u{00}\u{05}chunk\u{0D}:content-type\u{07}\u{00}\u{10}application/json\u{0D}:message-type\u{07}\u{00}\u{05}event"
+
     static func _kind(of message: borrowing AWSEventStreamMessageView) -> _Kind {
+        let usual = _chunkHeaderBlock
+        if message.headerBytes.count == usual.utf8CodeUnitCount, let base = message.headerBytes.baseAddress,
+           memcmp(base, usual.utf8Start, usual.utf8CodeUnitCount) == 0 {
+            return .chunk
+        }
         let type = message.stringHeader(":message-type")
         if type == nil || _is(type, "event") {
             return _is(message.stringHeader(":event-type"), "chunk") ? .chunk : .otherEvent

@@ -48,12 +48,12 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { _blocks.settled.count + _blocks.tail.count }
+    public var endIndex: Int { _blocks.settled.count + _blocks.tailCount }
 
     public subscript(position: Int) -> ContentBlock {
         let blocks = _blocks
         if position < blocks.settled.count { return blocks.settled[position] }
-        var block = blocks.tail[position - blocks.settled.count]
+        var block = blocks.tail[blocks.head + position - blocks.settled.count]
         if let live = blocks.live, live.index == position { block._adoptLive(live.kind, _liveBytes, _liveValue) }
         return block
     }
@@ -72,9 +72,9 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     /// block's owner ends the overlay of `index` before changing it.
     mutating func update<R>(at index: Int, _ body: (inout ContentBlock) -> R) -> R? {
         let local = index - _blocks.settled.count
-        guard local >= 0 && local < _blocks.tail.count else { return nil }
+        guard local >= 0 && local < _blocks.tailCount else { return nil }
         return _mutate { blocks in
-            let result = body(&blocks.tail[local])
+            let result = body(&blocks.tail[blocks.head + local])
             if local == 0 { blocks.settle() }
             return result
         }
@@ -83,8 +83,8 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     /// The block at `index` when it is open and unsettled, else nil.
     func _openBlock(at index: Int) -> ContentBlock? {
         let local = index - _blocks.settled.count
-        guard local >= 0 && local < _blocks.tail.count else { return nil }
-        let block = _blocks.tail[local]
+        guard local >= 0 && local < _blocks.tailCount else { return nil }
+        let block = _blocks.tail[_blocks.head + local]
         return block.isComplete ? nil : block
     }
 
@@ -109,8 +109,8 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
         _mutate { blocks in
             blocks.live = nil
             let local = live.index - blocks.settled.count
-            guard local >= 0 && local < blocks.tail.count else { return }
-            blocks.tail[local]._adoptLive(live.kind, bytes, value)
+            guard local >= 0 && local < blocks.tailCount else { return }
+            blocks.tail[blocks.head + local]._adoptLive(live.kind, bytes, value)
         }
     }
 
@@ -138,31 +138,48 @@ final class _ContentBlocks: @unchecked Sendable {
     // @unchecked: mutated only through `ContentList._mutate`, after a
     // uniqueness check, by the one list that owns the box.
     var settled: AppendOnlyArray<ContentBlock>
+    /// The blocks from the first open one on are `tail[head...]`; the
+    /// slots before `head` were moved to `settled` and are dropped in
+    /// batches, so that blocks stopping in order (thousands may be open
+    /// at once) move each block once instead of shifting the tail each time.
     var tail: [ContentBlock]
+    var head: Int
     /// The block being streamed, whose newest state is beside the box.
     var live: _LiveMarker?
 
     init() {
         settled = AppendOnlyArray()
         tail = []
+        head = 0
         live = nil
     }
 
     private init(settled: AppendOnlyArray<ContentBlock>, tail: [ContentBlock], live: _LiveMarker?) {
         self.settled = settled
         self.tail = tail
+        self.head = 0
         self.live = live
     }
 
-    func copy() -> _ContentBlocks { _ContentBlocks(settled: settled, tail: tail, live: live) }
+    /// How many blocks are in the tail.
+    var tailCount: Int { tail.count - head }
+
+    /// A copy holds only the live part of the tail.
+    func copy() -> _ContentBlocks { _ContentBlocks(settled: settled, tail: Array(tail[head...]), live: live) }
 
     /// Moves the stopped blocks at the front of the tail to the prefix.
+    /// - Complexity: Amortised O(blocks moved).
     func settle() {
         var moved = 0
-        while moved < tail.count && tail[moved].isComplete { moved += 1 }
+        while head + moved < tail.count && tail[head + moved].isComplete { moved += 1 }
         guard moved > 0 else { return }
-        for block in tail[0..<moved] { settled.append(block) }
-        tail.removeFirst(moved)
+        for block in tail[head..<(head + moved)] { settled.append(block) }
+        head += moved
+        // Drop the moved slots once they are at least half the array.
+        if head * 2 >= tail.count {
+            tail.removeFirst(head)
+            head = 0
+        }
     }
 }
 

@@ -21,7 +21,7 @@ extension MessageSnapshot {
         return lhs._openBlocks == rhs._openBlocks && lhs.messageJSON() == rhs.messageJSON()
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what ``==(_:_:)`` compares.
     ///
     /// - Complexity: O(size of the message).
     public func hash(into hasher: inout Hasher) {

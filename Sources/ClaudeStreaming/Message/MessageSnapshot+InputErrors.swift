@@ -17,6 +17,7 @@ public struct ToolInputError: Sendable, Hashable, CustomStringConvertible {
     /// Where the input text first broke (offset within the input's JSON text) and why.
     public var error: JSONParseError
 
+    /// The failure of block `blockIndex`, a call to `toolName` with id `toolUseID`.
     public init(blockIndex: Int, toolUseID: String, toolName: String, error: JSONParseError) {
         self.blockIndex = blockIndex
         self.toolUseID = toolUseID

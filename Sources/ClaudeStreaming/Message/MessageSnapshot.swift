@@ -12,6 +12,7 @@ public struct MessageSnapshot: Sendable, Hashable {
     /// Fields that change a few times per message live in one shared box, so
     /// a snapshot is the box and the content list: 40 bytes to copy or hold (x86_64).
     var header: _MessageHeaderBox
+    /// The content blocks so far, in index order.
     public internal(set) var content: ContentList
 
     /// True once `message_stop` arrived.
@@ -32,10 +33,12 @@ public struct MessageSnapshot: Sendable, Hashable {
         get { header.value.start }
         set { mutateHeader { $0.start = newValue } }
     }
+    /// `message_delta`'s `stop_reason` (`end_turn`, `tool_use`, `max_tokens`, `pause_turn`, …), nil until it arrived.
     public internal(set) var stopReason: String? {
         get { header.value.stopReason }
         set { mutateHeader { $0.stopReason = newValue } }
     }
+    /// The stop sequence that ended the message, when one did.
     public internal(set) var stopSequence: String? {
         get { header.value.stopSequence }
         set { mutateHeader { $0.stopSequence = newValue } }
@@ -45,6 +48,7 @@ public struct MessageSnapshot: Sendable, Hashable {
         get { header.value.stopDetails }
         set { mutateHeader { $0.stopDetails = newValue } }
     }
+    /// Token usage: `message_start`'s, overwritten field by field by each `message_delta`.
     public internal(set) var usage: Usage {
         get { header.value.usage }
         set { mutateHeader { $0.usage = newValue } }
@@ -67,7 +71,9 @@ public struct MessageSnapshot: Sendable, Hashable {
         body(&header.value)
     }
 
+    /// The message's `id` (`msg_…`); empty when `message_start` had none.
     public var id: String { start["id"]?.stringValue ?? "" }
+    /// The message's `role`: `assistant` unless `message_start` said otherwise.
     public var role: String { start["role"]?.stringValue ?? "assistant" }
     /// The model that `message_start` named (the first one asked).
     public var requestedModel: String { start["model"]?.stringValue ?? "" }
@@ -182,10 +188,14 @@ final class _MessageHeaderBox: @unchecked Sendable {
 public struct FallbackHandover: Sendable, Hashable {
     /// Index of the `fallback` block in the content.
     public var contentIndex: Int
+    /// The model that declined.
     public var fromModel: String?
+    /// The model that continued.
     public var toModel: String?
+    /// Why the handover happened (the block's `trigger`, verbatim).
     public var trigger: JSONValue?
 
+    /// A handover at `contentIndex` from `fromModel` to `toModel`.
     public init(contentIndex: Int, fromModel: String?, toModel: String?, trigger: JSONValue?) {
         self.contentIndex = contentIndex
         self.fromModel = fromModel

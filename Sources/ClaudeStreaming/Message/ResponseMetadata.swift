@@ -8,6 +8,7 @@ public struct ResponseMetadata: Sendable, Hashable {
     /// The `request-id` header of the (successful) response.
     public var requestID: String?
 
+    /// Metadata naming the response's `request-id`, if known.
     public init(requestID: String? = nil) {
         self.requestID = requestID
     }

@@ -45,10 +45,15 @@ public struct Usage: Sendable, Hashable {
     /// - Complexity: O(1) amortised.
     public subscript(key: String) -> JSONValue? { _positions[key]?.last.map { fields[$0].value } }
 
+    /// `input_tokens`: prompt tokens not read from or written to the cache.
     public var inputTokens: Int? { count("input_tokens") }
+    /// `output_tokens`: tokens generated so far (a running total while streaming).
     public var outputTokens: Int? { count("output_tokens") }
+    /// `cache_creation_input_tokens`: prompt tokens written to the cache.
     public var cacheCreationInputTokens: Int? { count("cache_creation_input_tokens") }
+    /// `cache_read_input_tokens`: prompt tokens read from the cache.
     public var cacheReadInputTokens: Int? { count("cache_read_input_tokens") }
+    /// `service_tier` (`standard`, `priority`, `batch`), as sent.
     public var serviceTier: String? { self["service_tier"]?.stringValue }
 
     private func count(_ key: String) -> Int? { try? self[key]?.numberValue?.int() }

@@ -33,6 +33,27 @@ extension ClaudeEndpoint {
     }
 }
 
+extension ClaudeEndpoint {
+    /// The model ID to send for `id`, which may be first-party or the cloud's
+    /// own: on Bedrock a first-party ID (`claude-opus-4-6`) becomes
+    /// `anthropic.claude-opus-4-6-v1:0`; on Vertex a dated one
+    /// (`claude-haiku-4-5-20251001`) becomes `claude-haiku-4-5@20251001`.
+    /// Anything else (a cloud ID, an inference profile, an ARN, the Anthropic
+    /// API) is sent as given.
+    public func modelID(for id: String) -> String {
+        switch _kind {
+        case .anthropic:
+            return id
+        case .bedrock:
+            guard ClaudeModel.firstPartyID(ofBedrock: id) == nil, ClaudeModel.known(id: id) != nil else { return id }
+            return "anthropic.\(id)-v1:0"
+        case .vertex:
+            guard !id.contains("@"), let base = ClaudeModel.known.first(where: { id.hasPrefix($0.id + "-2") }) else { return id }
+            return base.id + "@" + id.dropFirst(base.id.count + 1)
+        }
+    }
+}
+
 /// A token that does not change (from the environment).
 struct _FixedToken: BearerTokenProvider {
     let value: String

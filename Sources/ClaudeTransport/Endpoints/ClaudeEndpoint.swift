@@ -57,6 +57,7 @@ public struct ClaudeEndpoint: Sendable {
 
     /// `bedrock-2023-05-31` / `vertex-2023-10-16`, sent in the body.
     public static let bedrockVersion = "bedrock-2023-05-31"
+    /// The `anthropic_version` sent in the body to Vertex AI.
     public static let vertexVersion = "vertex-2023-10-16"
 
     var _signer: (any RequestSigner)? {

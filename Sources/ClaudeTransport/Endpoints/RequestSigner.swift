@@ -12,6 +12,7 @@ import FoundationNetworking
 public struct SignableRequest: Sendable {
     /// `POST`.
     public var method: String
+    /// The full URL, path and query included.
     public var url: URL
     /// Every header that will be sent (names lowercase), credentials excepted.
     public var headers: [HTTPHeader]

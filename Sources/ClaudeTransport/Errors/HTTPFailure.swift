@@ -22,15 +22,26 @@ import IncrementalJSON
 
 /// An HTTP error answer to a Messages API request.
 public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
+    /// What the answer means, from its status (and, for a 400, its message).
     public enum Kind: Sendable, Hashable {
+        /// 400: the request is malformed or asks for something the model rejects.
         case badRequest
+        /// 400 whose message says the prompt does not fit the context window
+        /// (`prompt is too long`): compact or trim, do not resend as is.
         case contextWindowExceeded
+        /// 401: the credential is missing, wrong or expired.
         case authentication
+        /// 403: the credential may not use this model or feature.
         case permission
+        /// 404: the model or path does not exist.
         case notFound
+        /// 413: the request body is larger than the API accepts.
         case requestTooLarge
+        /// 429: rate limited; ``HTTPFailure/retryAfter`` says how long to wait.
         case rateLimited
+        /// 5xx other than overloaded: a server error.
         case server
+        /// 529, or a 5xx with error type `overloaded_error`: the API is overloaded.
         case overloaded
         /// A 3xx answer: refused, never followed (see ``HTTPFailure/location``).
         case redirect
@@ -41,13 +52,19 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
         /// (see ``HTTPFailure/contentEncoding``): refused unread, because
         /// URLSession would decode it without bound.
         case unrequestedContentEncoding
+        /// Any other status.
         case other
     }
 
+    /// The HTTP status code.
     public var status: Int
+    /// What the status means.
     public var kind: Kind
     /// The API's error type (`rate_limit_error`, …), when the body had one.
     public var errorType: String?
+    /// The API's error message (redacted), when the body had one (Bedrock's
+    /// top-level `message` too); for a body that is not JSON, its first 200
+    /// bytes as text.
     public var message: String?
     /// The `request-id` header (or the body's `request_id`).
     public var requestID: String?
@@ -60,6 +77,8 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     /// The `content-encoding` header (redacted), for ``Kind/unrequestedContentEncoding``.
     public var contentEncoding: String?
 
+    /// A failure with the given fields; ``HTTPFailure`` values from a response
+    /// are built by the client, which redacts every text first.
     public init(status: Int, kind: Kind, errorType: String? = nil, message: String? = nil,
                 requestID: String? = nil, retryAfter: Double? = nil,
                 location: String? = nil, contentType: String? = nil, contentEncoding: String? = nil) {

@@ -10,7 +10,9 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyFallbacks(Int)
     /// Both allowed and blocked domains on one web tool.
     case conflictingDomainFilters(ServerToolKind)
+    /// The request has no messages.
     case noMessages
+    /// `max_tokens` is 0 or negative.
     case invalidMaxTokens(Int)
     /// `budget_tokens` below ``RequestEncoder/minimumThinkingBudget`` or not below `max_tokens`.
     case invalidThinkingBudget(Int, maxTokens: Int)

@@ -12,6 +12,7 @@
 public struct ClaudeModel: Hashable, Sendable, CustomStringConvertible {
     /// The identifier sent as `model` (or `fallbacks[i].model`).
     public var id: String
+    /// The request features the model accepts; the encoder checks every request against them.
     public var capabilities: ModelCapabilities
 
     /// A custom identifier (a dated snapshot, a relay alias, a new model)

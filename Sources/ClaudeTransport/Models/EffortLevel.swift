@@ -8,12 +8,18 @@ public struct EffortLevel: Hashable, Sendable, CustomStringConvertible {
     /// The value sent in `output_config.effort`.
     public let name: String
 
+    /// The level called `name`: one of the public names, or one a custom model declares.
     public init(_ name: String) { self.name = name }
 
+    /// `low`: the fewest tokens.
     public static let low = EffortLevel("low")
+    /// `medium`.
     public static let medium = EffortLevel("medium")
+    /// `high`.
     public static let high = EffortLevel("high")
+    /// `xhigh`.
     public static let xhigh = EffortLevel("xhigh")
+    /// `max`: the most tokens the model may spend.
     public static let max = EffortLevel("max")
 
     /// The public levels from least to most effort.
@@ -49,8 +55,11 @@ public struct EffortLevel: Hashable, Sendable, CustomStringConvertible {
 /// that speak in intentions rather than API levels (a Foundation Models
 /// bridge, say). A fixed ``EffortLevel`` on the request wins over a hint.
 public enum ReasoningHint: Hashable, Sendable {
+    /// Think little (``EffortLevel/low``).
     case light
+    /// Think some (``EffortLevel/medium``).
     case moderate
+    /// Think hard (``EffortLevel/high``).
     case deep
     /// A level name passed through unchanged (for models that declare it).
     case custom(String)

@@ -5,15 +5,21 @@
 
 /// A sampling parameter some models accept and newer ones reject.
 public enum SamplingParameter: String, Hashable, Sendable, CaseIterable {
+    /// `temperature`.
     case temperature
+    /// `top_p`.
     case topP = "top_p"
+    /// `top_k`.
     case topK = "top_k"
 }
 
 /// A server-side tool the API runs on the model's behalf.
 public enum ServerToolKind: String, Hashable, Sendable, CaseIterable {
+    /// `web_search`: the API searches the web.
     case webSearch = "web_search"
+    /// `web_fetch`: the API fetches a URL.
     case webFetch = "web_fetch"
+    /// `code_execution`: the API runs code in a sandbox container.
     case codeExecution = "code_execution"
 }
 
@@ -36,6 +42,9 @@ public struct ModelCapabilities: Hashable, Sendable {
     /// Whether PDF `document` blocks are accepted (plain-text documents always are).
     public var pdfInput: Bool
 
+    /// Capabilities as declared; everything is off by default. `pdfInput`
+    /// defaults to `imageInput`, since a model that reads images reads PDFs
+    /// (as page images).
     public init(
         sampling: Set<SamplingParameter> = [],
         effortLevels: [EffortLevel] = [],

@@ -20,11 +20,14 @@ public struct ToolResult: Sendable, Hashable {
 
     /// The `id` of the `tool_use` block this answers.
     public var toolUseID: String
+    /// What the tool produced.
     public var content: Content
     /// True when the tool failed; the content then says why.
     public var isError: Bool
+    /// A cache breakpoint on this result.
     public var cacheControl: CacheControl?
 
+    /// The answer to the call `toolUseID`.
     public init(toolUseID: String, content: Content, isError: Bool = false, cacheControl: CacheControl? = nil) {
         self.toolUseID = toolUseID
         self.content = content
@@ -35,6 +38,7 @@ public struct ToolResult: Sendable, Hashable {
 
 /// A document the model reads (a `document` block).
 public struct Document: Sendable, Hashable {
+    /// Where the document's content comes from.
     public enum Source: Sendable, Hashable {
         /// PDF bytes, sent base64-encoded as `application/pdf`.
         case pdf([UInt8])
@@ -44,13 +48,18 @@ public struct Document: Sendable, Hashable {
         case url(String)
     }
 
+    /// The document's content.
     public var source: Source
+    /// A title shown to the model (`title`).
     public var title: String?
+    /// Text about the document that is not cited from (`context`).
     public var context: String?
     /// `citations: {enabled: true}`: answers cite passages of this document.
     public var citations: Bool
+    /// A cache breakpoint on this document.
     public var cacheControl: CacheControl?
 
+    /// A document from `source`, optionally titled, with citations off by default.
     public init(_ source: Source, title: String? = nil, context: String? = nil, citations: Bool = false,
                 cacheControl: CacheControl? = nil) {
         self.source = source
@@ -70,9 +79,12 @@ public struct Document: Sendable, Hashable {
 
 /// One block of a system prompt given as blocks (so it can carry a cache breakpoint).
 public struct SystemBlock: Sendable, Hashable, Codable {
+    /// The block's text.
     public var text: String
+    /// A cache breakpoint after this block.
     public var cacheControl: CacheControl?
 
+    /// A system block of `text`.
     public init(_ text: String, cacheControl: CacheControl? = nil) {
         self.text = text
         self.cacheControl = cacheControl

@@ -18,8 +18,11 @@ public struct MessageRequest: Sendable {
     public var systemBlocks: [SystemBlock]
     /// The most tokens the answer may have (`max_tokens`).
     public var maxTokens: Int
+    /// Sampling temperature; refused for a model that does not accept it.
     public var temperature: Double?
+    /// Nucleus sampling (`top_p`); refused for a model that does not accept it.
     public var topP: Double?
+    /// Top-k sampling (`top_k`); refused for a model that does not accept it.
     public var topK: Int?
     /// A fixed effort. Refused up front when a model in the chain lacks it
     /// (fallbacks get the closest level they accept); wins over ``reasoningHint``.
@@ -52,6 +55,9 @@ public struct MessageRequest: Sendable {
     /// Sent as `anthropic-user-profile-id` with the `user-profiles-2026-08-18` beta.
     public var userProfileID: String?
 
+    /// A request to `model` with `messages`; every other field is optional and
+    /// sent only when set. See each property for what it means and when the
+    /// encoder refuses it.
     public init(
         model: ClaudeModel,
         messages: [ConversationTurn],
@@ -104,6 +110,7 @@ public struct MessageRequest: Sendable {
 /// Models the server may hand the request to when the first declines
 /// (`fallbacks`, beta `server-side-fallback-2026-07-01`).
 public enum FallbackChain: Sendable, Hashable {
+    /// No fallbacks: a model that declines ends the request.
     case none
     /// Up to three models, tried in order.
     case models([ClaudeModel])
@@ -124,27 +131,39 @@ public enum FallbackChain: Sendable, Hashable {
 
 /// One message of the conversation.
 public struct ConversationTurn: Sendable, Hashable {
-    public enum Role: String, Sendable, Hashable, Codable { case user, assistant }
+    /// Who speaks the turn (`role`).
+    public enum Role: String, Sendable, Hashable, Codable {
+        /// The caller: prompts and tool results.
+        case user
+        /// The model: its earlier responses.
+        case assistant
+    }
 
+    /// Who speaks the turn.
     public var role: Role
+    /// The turn's content, in order.
     public var content: [TurnContent]
     /// A cache breakpoint on the turn's last content block.
     public var cacheControl: CacheControl?
 
+    /// A turn of `role` with `content`, optionally ending in a cache breakpoint.
     public init(role: Role, content: [TurnContent], cacheControl: CacheControl? = nil) {
         self.role = role
         self.content = content
         self.cacheControl = cacheControl
     }
 
+    /// A user turn of one text block.
     public static func user(_ text: String) -> ConversationTurn {
         ConversationTurn(role: .user, content: [.text(text)])
     }
 
+    /// A user turn of the given content blocks.
     public static func user(_ content: [TurnContent]) -> ConversationTurn {
         ConversationTurn(role: .user, content: content)
     }
 
+    /// An assistant turn of one text block (a prefill, or a response given as text).
     public static func assistant(_ text: String) -> ConversationTurn {
         ConversationTurn(role: .assistant, content: [.text(text)])
     }
@@ -164,6 +183,7 @@ public struct ConversationTurn: Sendable, Hashable {
 
 /// A piece of a turn's content.
 public enum TurnContent: Sendable, Hashable {
+    /// A `text` block.
     case text(String)
     /// Image bytes, sent base64-encoded with their media type (`image/png`, …).
     case image(bytes: [UInt8], mediaType: String)
@@ -202,10 +222,14 @@ public enum TurnContent: Sendable, Hashable {
 
 /// A server tool and its settings.
 public enum ServerTool: Sendable, Hashable {
+    /// `web_search` with its domain filter and use limit.
     case webSearch(WebToolSettings = .init())
+    /// `web_fetch` with its domain filter and use limit.
     case webFetch(WebToolSettings = .init())
+    /// `code_execution`: a sandbox container that runs code.
     case codeExecution
 
+    /// Which tool this is, without its settings (what capabilities are checked against).
     public var kind: ServerToolKind {
         switch self {
         case .webSearch: .webSearch
@@ -218,10 +242,14 @@ public enum ServerTool: Sendable, Hashable {
 /// Domain filter and use limit for web search and web fetch. The API takes
 /// either an allow list or a block list, not both.
 public struct WebToolSettings: Sendable, Hashable {
+    /// Only these domains may be searched or fetched (`allowed_domains`); empty: no allow list.
     public var allowedDomains: [String]
+    /// These domains may not be searched or fetched (`blocked_domains`); empty: no block list.
     public var blockedDomains: [String]
+    /// Most uses of the tool in one request (`max_uses`); nil: the API's default.
     public var maxUses: Int?
 
+    /// Settings with the given filter and limit; all empty by default.
     public init(allowedDomains: [String] = [], blockedDomains: [String] = [], maxUses: Int? = nil) {
         self.allowedDomains = allowedDomains
         self.blockedDomains = blockedDomains

@@ -20,9 +20,12 @@ import IncrementalJSON
 
 /// An HTTP header, name lowercase.
 public struct HTTPHeader: Sendable, Hashable {
+    /// The header's name, lowercase.
     public var name: String
+    /// The header's value.
     public var value: String
 
+    /// A header `name: value`; the name is lowercased.
     public init(_ name: String, _ value: String) {
         self.name = name.lowercased()
         self.value = value
@@ -33,6 +36,7 @@ public struct HTTPHeader: Sendable, Hashable {
 public struct EncodedRequest: Sendable {
     /// Compact JSON with `"stream": true`.
     public var body: [UInt8]
+    /// Every header to send (`anthropic-version`, `anthropic-beta`, content type), credentials excepted.
     public var headers: [HTTPHeader]
     /// The effort sent to the primary model, if any.
     public var effort: EffortLevel?
@@ -58,8 +62,11 @@ struct _BodyWriter {
 
 /// Builds the wire form of a ``MessageRequest``.
 public enum RequestEncoder {
+    /// The `anthropic-version` header sent to the Anthropic API.
     public static let apiVersion = "2023-06-01"
+    /// The `anthropic-beta` value added when the request names ``MessageRequest/fallbacks``.
     public static let fallbackBeta = "server-side-fallback-2026-07-01"
+    /// The `anthropic-beta` value added when the request sets ``MessageRequest/userProfileID``.
     public static let userProfileBeta = "user-profiles-2026-08-18"
 
     /// - Throws: ``RequestError`` when a model in the chain would reject the request.

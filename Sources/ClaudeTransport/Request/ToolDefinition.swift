@@ -40,7 +40,9 @@ public enum ToolDefinition: Sendable, Hashable {
 
 /// A tool the model may call and the caller runs (`type` is omitted: custom).
 public struct ClientToolDefinition: Sendable, Hashable {
+    /// The tool's name, unique among the request's tools; the model calls it by this.
     public var name: String
+    /// What the tool does and when to use it, for the model.
     public var description: String?
     /// The JSON Schema of the tool's input, as sent in `input_schema`.
     public var inputSchema: JSONValue
@@ -59,7 +61,7 @@ public struct ClientToolDefinition: Sendable, Hashable {
         self.cacheControl = cacheControl
     }
 
-    /// A tool whose input schema is built with ``JSONSchema``.
+    /// A tool whose input schema is built with `JSONSchema` (IncrementalJSON).
     public init(name: String, description: String? = nil, inputSchema: JSONSchema,
                 strict: Bool? = nil, cacheControl: CacheControl? = nil) {
         self.init(name: name, description: description, inputSchemaJSON: inputSchema.jsonValue,
@@ -71,13 +73,16 @@ public struct ClientToolDefinition: Sendable, Hashable {
 public struct CacheControl: Sendable, Hashable, Codable {
     /// How long the cached prefix lives: the API takes `5m` (its default) and `1h`.
     public enum TimeToLive: String, Sendable, Hashable, Codable {
+        /// Five minutes (`5m`).
         case fiveMinutes = "5m"
+        /// One hour (`1h`).
         case oneHour = "1h"
     }
 
     /// Nil: the API's default (five minutes); `ttl` is then not sent.
     public var ttl: TimeToLive?
 
+    /// A breakpoint living `ttl` (nil: the API's default).
     public init(ttl: TimeToLive? = nil) { self.ttl = ttl }
 
     /// A breakpoint with the API's default lifetime.
@@ -93,6 +98,7 @@ public struct CacheControl: Sendable, Hashable, Codable {
 
 /// How the model may use the tools (`tool_choice`).
 public struct ToolChoice: Sendable, Hashable {
+    /// Whether and which tool the model must call.
     public enum Mode: Sendable, Hashable {
         /// The model decides (the API's default).
         case auto
@@ -104,10 +110,12 @@ public struct ToolChoice: Sendable, Hashable {
         case tool(String)
     }
 
+    /// Whether and which tool the model must call.
     public var mode: Mode
     /// At most one tool call per response (not sent with ``Mode/none``, which the API does not take it with).
     public var disableParallelToolUse: Bool
 
+    /// A choice of `mode`, optionally with at most one call per response.
     public init(_ mode: Mode, disableParallelToolUse: Bool = false) {
         self.mode = mode
         self.disableParallelToolUse = disableParallelToolUse

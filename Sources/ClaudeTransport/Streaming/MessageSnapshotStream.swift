@@ -27,6 +27,8 @@ public struct MessageSnapshotStream: AsyncSequence, Sendable {
         Iterator(channel: _channel, guardian: _IteratorGuardian(_channel))
     }
 
+    /// Hands out the newest snapshot at each call; the first call opens the
+    /// connection. Ends after `message_stop`; throws ``TransportError`` otherwise.
     public struct Iterator: AsyncIteratorProtocol {
         let channel: _SnapshotChannel
         let guardian: _IteratorGuardian

@@ -11,7 +11,7 @@ public import IncrementalJSON
 /// Why a structured answer did not decode.
 public enum StructuredOutputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No text block was parsed as JSON: the request had no output schema
-    /// (or ``MessageAccumulatorOptions/structuredOutput`` was switched off).
+    /// (or `MessageAccumulatorOptions.structuredOutput` was switched off).
     case notRequested
     /// The answer has no JSON text yet.
     case noOutputYet
@@ -117,6 +117,7 @@ public struct StructuredSnapshotStream<Partial: Decodable & Sendable>: AsyncSequ
 
     public func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
 
+    /// Hands out each snapshot of the base stream with `Partial` decoded from it.
     public struct Iterator: AsyncIteratorProtocol {
         var base: MessageSnapshotStream.Iterator
 

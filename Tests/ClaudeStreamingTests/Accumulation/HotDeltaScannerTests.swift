@@ -5,7 +5,7 @@
 
 import IncrementalJSON
 import Testing
-@testable import ClaudeStreaming
+@_spi(FuzzTesting) @testable import ClaudeStreaming
 
 @Suite struct HotDeltaScannerTests {
     func scan(_ bytes: [UInt8]) -> (delta: _HotDelta, payload: [UInt8])? {
@@ -77,6 +77,31 @@ import Testing
             let event = head + Array(prefix.utf8) + bad + Array("xyz".utf8) + tail
             #expect(scan(event) == nil, "\(bad) after \(prefix.debugDescription)")
             #expect(agreement(event) == nil)
+        }
+    }
+
+    /// The literal compare sees every byte at every length (its tail loads
+    /// overlap): equal bytes match, one changed byte anywhere does not, and
+    /// a byte just past `n` does not change the answer.
+    @Test func literalCompareSeesEveryByte() {
+        func equal(_ x: [UInt8], _ y: [UInt8], _ n: Int) -> Bool? {
+            x.withUnsafeBytes { xs in
+                y.withUnsafeBytes { ys in
+                    guard let xp = xs.baseAddress, let yp = ys.baseAddress else { return nil }
+                    return _bytesEqual(xp, yp, n)
+                }
+            }
+        }
+        let a: [UInt8] = (0..<41).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for n in 0...40 {
+            var past = a
+            past[n] ^= 0xFF
+            #expect(equal(a, past, n) == true, "n = \(n)")
+            for changed in 0..<n {
+                var b = a
+                b[changed] ^= 0x01
+                #expect(equal(a, b, n) == false, "n = \(n), byte \(changed)")
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ import IncrementalJSON
 import Testing
 
 /// The built `claude-stream` beside this test bundle, when there is one.
-private let chatExecutable: URL? = {
+let chatExecutable: URL? = {
     let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for folder in [here, here.deletingLastPathComponent()] {
         let url = folder.appendingPathComponent("claude-stream")
@@ -21,34 +21,72 @@ private let chatExecutable: URL? = {
     return nil
 }()
 
-private let chatKey = "sk-ant-chat-test-key-0123456789"
+let chatKey = "sk-ant-chat-test-key-0123456789"
 
-private struct ChatRun {
+struct ChatRun {
     var status: Int32
     var stdout: String
     var stderr: String
 }
 
-private func runChat(_ arguments: [String], key: String? = chatKey, stdin: String = "") throws -> ChatRun {
+/// Runs `claude-stream chat` with `key` as ANTHROPIC_API_KEY and `environment` written over the rest.
+func runChat(_ arguments: [String], key: String? = chatKey, environment extra: [String: String?] = [:], stdin: String = "") throws -> ChatRun {
     guard let chatExecutable else { throw ServerStartError(description: "claude-stream not built") }
     let process = Process()
     process.executableURL = chatExecutable
     process.arguments = ["chat"] + arguments
     var environment = ProcessInfo.processInfo.environment
     environment["ANTHROPIC_API_KEY"] = key
+    for (name, value) in extra { environment[name] = value }
     process.environment = environment
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = input
     try process.run()
+    killIfStillRunning(process)
     try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
     try input.fileHandleForWriting.close()
+    // stderr is read on another thread: a child that fills one pipe while
+    // the test waits on the other would otherwise never finish.
+    let errors = ErrorCollector(err.fileHandleForReading)
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    let stderr = errors.wait()
     process.waitUntilExit()
     return ChatRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                    stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// A hung child must fail its test, not stall the whole run until CI's
+/// time is up: after 300 s it is sent SIGTERM (its status then says so).
+func killIfStillRunning(_ process: Process, after seconds: Double = 300) {
+    let box = UncheckedProcess(process)
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+        if box.process.isRunning { box.process.terminate() }
+    }
+}
+
+private struct UncheckedProcess: @unchecked Sendable {
+    let process: Process
+    init(_ process: Process) { self.process = process }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class ErrorCollector: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
 }
 
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"))
@@ -253,6 +291,7 @@ struct ChatLoopTests {
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        killIfStillRunning(process)
         for line in ["Hello\n", "Again\n"] {
             try input.fileHandleForWriting.write(contentsOf: Data(line.utf8))
             var waited = 0

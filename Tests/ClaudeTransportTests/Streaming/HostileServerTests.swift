@@ -36,7 +36,7 @@ private func client(_ server: LoopbackServer, _ route: String,
                     options: MessageAccumulatorOptions = MessageAccumulatorOptions(),
                     maxErrorBodyBytes: Int = 1 << 20) -> MessagesClient {
     MessagesClient(configuration: ClientConfiguration(
-        baseURL: server.url(route), credentials: .apiKey(testKey), idleTimeout: 20, overallTimeout: 60,
+        baseURL: server.url(route), credentials: .apiKey(testKey), idleTimeout: 20, overallTimeout: 600,
         accumulatorOptions: options, maxErrorBodyBytes: maxErrorBodyBytes))
 }
 

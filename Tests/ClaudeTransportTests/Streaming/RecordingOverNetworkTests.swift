@@ -47,7 +47,7 @@ enum StreamOutcome: Equatable, CustomStringConvertible {
 let testKey = "sk-ant-test-KEY-0123456789-zq"
 
 func loopbackClient(_ server: LoopbackServer, _ route: String, idleTimeout: Double = 10,
-                    overallTimeout: Double = 60, retryPolicy: RetryPolicy = .none,
+                    overallTimeout: Double = 600, retryPolicy: RetryPolicy = .none,
                     credentials: Credentials? = .apiKey(testKey)) -> MessagesClient {
     MessagesClient(configuration: ClientConfiguration(
         baseURL: server.url(route), credentials: credentials,

@@ -5,6 +5,15 @@
 // CPU time from wait4(2); peak resident memory from GNU time, because
 // posix_spawn starts the child in the test runner's address space (vfork)
 // and Linux then counts the runner's peak as the child's ru_maxrss.
+//
+// Tests run in parallel, so a child must inherit no descriptor but its own
+// three. posix_spawn hands on every descriptor not marked close-on-exec:
+// two children spawned at once each kept the other's stdin open, so neither
+// ever saw end of input and both waited forever (the CI run of 2026-12-01
+// hung until its time ran out). Spawning is therefore serialised, the
+// pipes are close-on-exec, the child closes every other descriptor, and
+// every wait has a deadline after which the child is killed and the test
+// fails, saying so.
 
 import Foundation
 #if canImport(Glibc)
@@ -15,6 +24,16 @@ import Darwin
 
 final class ChildProcess {
     enum Output { case pipe, null }
+
+    /// Whether this process (and so the binary it tests, built the same
+    /// way) runs under AddressSanitizer: its shadow memory and quarantine
+    /// inflate peak memory and stretch large runs more than small ones, so
+    /// the memory bounds and time ratios are checked in the plain run only.
+    static let underAddressSanitizer: Bool = {
+        guard let program = dlopen(nil, RTLD_NOW) else { return false }
+        defer { dlclose(program) }
+        return dlsym(program, "__asan_init") != nil
+    }()
 
     struct Result {
         var status: Int32
@@ -52,8 +71,12 @@ final class ChildProcess {
         }
         // A child that exits early (a limit fired) must not kill the test with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        Self.spawning.lock()
+        defer { Self.spawning.unlock() }
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        // dup2 onto 0, 1 and 2 clears the flag on the child's copies only.
+        Self.markCloseOnExec(inPipe + outPipe + errPipe)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -65,6 +88,7 @@ final class ChildProcess {
         }
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        if let addCloseFrom = Self.addCloseFrom { _ = addCloseFrom(&actions, 3) }
         let argv = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
@@ -78,6 +102,37 @@ final class ChildProcess {
         // Never let a later write to a closed pipe, or an unread pipe, wedge the test.
         _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
     }
+
+    /// Held from creating a child's pipes until it is spawned, so no other
+    /// child spawned by these tests can inherit them.
+    private static let spawning = NSLock()
+
+    /// Marks the descriptors of one child's pipes close-on-exec, so no other
+    /// child inherits them. (Only these: flipping the flag on descriptors
+    /// Foundation's `Process` is about to hand to its own child, on another
+    /// thread, breaks its exit monitoring.)
+    private static func markCloseOnExec(_ descriptors: [Int32]) {
+        for fd in descriptors {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later),
+    /// which the Glibc module does not declare: the child then closes every
+    /// descriptor above stderr, whoever opened it.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
+
+    /// How long `finish` waits for the child before killing it: far above
+    /// the slowest case (a 1 GiB pipe, a few seconds), far below CI's budget.
+    static let deadlineSeconds: Double = 300
 
     /// Writes all of `bytes` to the child's stdin; false once the child stopped reading.
     @discardableResult
@@ -132,7 +187,16 @@ final class ChildProcess {
         var errorBytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var outputOpen = true, errorsOpen = true
+        let deadline = Date().addingTimeInterval(Self.deadlineSeconds)
+        var killed = false
         while outputOpen || errorsOpen {
+            if !killed && Date() > deadline {
+                kill(pid, SIGKILL)
+                killed = true
+                errorBytes.append(contentsOf: Array("[test harness: killed after \(Int(Self.deadlineSeconds)) s]\n".utf8))
+            }
+            // A grandchild (GNU time's) may still hold the pipes: stop reading.
+            if killed && Date() > deadline.addingTimeInterval(5) { break }
             var pollers = [pollfd(fd: outputOpen ? output : -1, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: errorsOpen ? errors : -1, events: Int16(POLLIN), revents: 0)]
             _ = poll(&pollers, 2, 1000)

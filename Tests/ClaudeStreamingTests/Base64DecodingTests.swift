@@ -1,0 +1,84 @@
+// The chunk payload's base64 decoder against Foundation, at every length
+// around the edges of the 32-character AVX2 blocks and the scalar loop,
+// and the position it reports for a byte outside the alphabet wherever it
+// is and whatever its value.
+
+import _Base64Acceleration
+@testable import ClaudeStreaming
+import Foundation
+import FuzzProperties
+import Testing
+
+@Suite struct Base64DecodingTests {
+    @Test func decodesLikeFoundationAtEveryLength() {
+        var generator = SplitMix64(seed: 64)
+        var out: [UInt8] = [0xEE]
+        for length in 0...300 {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let text = Array(Data(bytes).base64EncodedString().utf8)
+            let outcome = text.withUnsafeBytes { _decodeBase64($0, into: &out) }
+            #expect(outcome == .decoded(count: bytes.count), "length \(length)")
+            #expect(Array(out.prefix(bytes.count)) == bytes, "length \(length)")
+        }
+    }
+
+    @Test func reportsTheGroupOfAnInvalidCharacter() {
+        let text = Array(Data((0..<60).map { UInt8($0) }).base64EncodedString().utf8)
+        var out: [UInt8] = []
+        for position in 0..<text.count {
+            var broken = text
+            broken[position] = UInt8(ascii: "*")
+            let outcome = broken.withUnsafeBytes { _decodeBase64($0, into: &out) }
+            guard case .invalid(let at) = outcome else {
+                Issue.record("position \(position): \(outcome)")
+                continue
+            }
+            #expect(at <= position && position - at < 4, "position \(position): \(at)")
+        }
+    }
+
+    /// Every byte value outside the alphabet, at every place of the first
+    /// three 32-character blocks (so in the accelerated part, when this CPU
+    /// has it) and near the end (the scalar part), is reported in its group.
+    @Test func everyByteOutsideTheAlphabetIsFoundInItsGroup() {
+        var generator = SplitMix64(seed: 7)
+        let bytes = (0..<300).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let text = Array(Data(bytes).base64EncodedString().utf8)
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        var misses: [String] = []
+        for value in 0...255 where !alphabet.contains(UInt8(value)) {
+            for position in Array(0..<96) + Array((text.count - 40)..<(text.count - 4)) {
+                var broken = text
+                broken[position] = UInt8(value)
+                let outcome = broken.withUnsafeBytes { _decodeBase64($0, into: &out) }
+                if outcome != .invalid(at: position - position % 4) { misses.append("byte \(value) at \(position): \(outcome)") }
+            }
+        }
+        #expect(misses.isEmpty, "\(misses.prefix(5))")
+    }
+
+    /// The accelerated blocks alone: how much they take, and that it is
+    /// exactly Foundation's decoding, at every length and output capacity.
+    @Test(.enabled(if: _base64_blocks_available() != 0, "this CPU has no AVX2"))
+    func acceleratedBlocksDecodeLikeFoundation() {
+        var generator = SplitMix64(seed: 32)
+        for length in stride(from: 0, through: 240, by: 3) {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let text = Array(Data(bytes).base64EncodedString().utf8)
+            for capacity in [0, 31, 32, 55, 56, 80, 1000] {
+                var out = [UInt8](repeating: 0, count: capacity)
+                let consumed = text.withUnsafeBytes { source in
+                    out.withUnsafeMutableBufferPointer { _base64_decode_blocks(source.baseAddress, text.count, $0.baseAddress, capacity) }
+                }
+                // Whole blocks of the alphabet only: stop at the first block
+                // holding '=', or whose 32-byte store would not fit.
+                var expected = 0
+                while text.count - expected >= 32, capacity - expected / 4 * 3 >= 32,
+                      !text[expected..<(expected + 32)].contains(UInt8(ascii: "=")) { expected += 32 }
+                #expect(consumed == expected, "length \(length) capacity \(capacity)")
+                #expect(Array(out.prefix(consumed / 4 * 3)) == Array(bytes.prefix(consumed / 4 * 3)), "length \(length)")
+            }
+        }
+    }
+}
