@@ -52,7 +52,14 @@ extension _AccumulatorState {
         return index
     }
 
+    /// Checks the phase alone: a non-mutating method of the whole state,
+    /// called from a mutating one, copied all of it (~650 bytes) per delta.
     private func requireStreaming(_ what: String) throws(_EventFailure) {
+        try Self._requireStreaming(phase, what)
+    }
+
+    @inline(__always)
+    private static func _requireStreaming(_ phase: Phase, _ what: String) throws(_EventFailure) {
         switch phase {
         case .streaming: return
         case .beforeMessage: throw .violation("\(what) before message_start")
@@ -165,7 +172,7 @@ extension _AccumulatorState {
 
     /// Applies a text, JSON, thinking or signature delta.
     mutating func applyDelta(_ kind: _HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(_EventFailure) {
-        try requireStreaming("content_block_delta")
+        try Self._requireStreaming(phase, "content_block_delta")
         try countMessageBytes(payload.count)
         // Only text deltas can be structured output; the others skip the lookup.
         let structured = kind == .text && options.structuredOutput.includes(index)
