@@ -52,7 +52,14 @@ extension _AccumulatorState {
         return index
     }
 
+    /// Checks the phase alone: a non-mutating method of the whole state,
+    /// called from a mutating one, copied all of it (~650 bytes) per delta.
     private func requireStreaming(_ what: String) throws(_EventFailure) {
+        try Self._requireStreaming(phase, what)
+    }
+
+    @inline(__always)
+    private static func _requireStreaming(_ phase: Phase, _ what: String) throws(_EventFailure) {
         switch phase {
         case .streaming: return
         case .beforeMessage: throw .violation("\(what) before message_start")
@@ -76,7 +83,7 @@ extension _AccumulatorState {
         }
         let next = current.map { $0.messageIndex + 1 } ?? 0
         current = MessageSnapshot(start: message, messageIndex: next, metadata: options.responseMetadata)
-        parsers.removeAll()
+        streaming.reset()
         messageBytes = 0
         phase = .streaming
     }
@@ -97,13 +104,7 @@ extension _AccumulatorState {
 
     private mutating func stopBlock(at index: Int) throws(_EventFailure) {
         try requireStreaming("content_block_stop")
-        var parser = parsers.removeValue(forKey: index)
-        let stopped: Bool? = current?.content.update(at: index) { block in
-            guard !block.isComplete else { return false }
-            block.markComplete(finishing: &parser)
-            return true
-        }
-        guard stopped == true else { throw .violation("content_block_stop for index \(index), which is not open") }
+        guard streaming.stop(at: index, in: &current) else { throw .violation("content_block_stop for index \(index), which is not open") }
     }
 
     private mutating func applyMessageDelta(_ event: JSONValue) throws(_EventFailure) {
@@ -171,20 +172,18 @@ extension _AccumulatorState {
 
     /// Applies a text, JSON, thinking or signature delta.
     mutating func applyDelta(_ kind: _HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(_EventFailure) {
-        try requireStreaming("content_block_delta")
+        try Self._requireStreaming(phase, "content_block_delta")
         try countMessageBytes(payload.count)
         // Only text deltas can be structured output; the others skip the lookup.
         let structured = kind == .text && options.structuredOutput.includes(index)
         switch kind {
-        case .text where !structured, .thinking:
-            if current?.content.appendLive(payload, at: index, thinking: kind == .thinking) == true { return }
-        case .text, .inputJSON:
-            // Only JSON-bearing blocks have a parser; plain text skips the lookup.
-            var parser = parsers.removeValue(forKey: index)
-            let appended = current?.content.appendLiveJSON(
-                payload, at: index, structuredText: kind == .text, parser: &parser, options: options.json)
-            if let parser { parsers[index] = parser }
-            if appended == true { return }
+        case .text, .thinking, .inputJSON:
+            let live: _LiveKind = switch kind {
+            case .text: structured ? .structuredText : .text
+            case .thinking: .thinking
+            default: .toolInput
+            }
+            if streaming.append(payload, at: index, as: live, to: &current, options: options.json) { return }
         case .signature:
             var applied = false
             try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
@@ -214,7 +213,7 @@ extension _AccumulatorState {
         at index: Int, _ body: (inout ContentBlock) throws(_EventFailure) -> Void
     ) throws(_EventFailure) {
         var failure: _EventFailure?
-        let found: Bool? = current?.content.update(at: index) { block in
+        let found: Bool? = streaming.update(at: index, in: &current) { block in
             guard !block.isComplete else { return false }
             do throws(_EventFailure) { try body(&block) } catch { failure = error }
             return true

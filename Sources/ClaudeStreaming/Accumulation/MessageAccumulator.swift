@@ -10,9 +10,8 @@
 //                 hot delta? ──────┼─ yes ─► _HotDeltaScanner ─► append payload
 //                                  └─ no ──► JSONValue.parse ─► apply by `type`
 //
-// State the snapshot does not need (the SSE parser, one incremental JSON
-// parser per streaming tool input or structured text block, the scanner's
-// buffer) stays here; the snapshot holds only shared, append-only storage.
+// State the snapshot does not need (the SSE parser, the block being
+// streamed with its incremental JSON parser, the scanner's buffer) stays here; the snapshot holds only shared, append-only storage.
 // After the first failure the accumulator is stopped: every later call
 // reports the same error, which carries the snapshot built before it.
 
@@ -245,8 +244,8 @@ struct _AccumulatorState: Sendable {
     /// Data bytes of the event being applied (what a non-hot delta counts).
     var eventDataBytes = 0
     var failure: MessageStreamError?
-    /// One incremental parser per block whose JSON is streaming, by index.
-    var parsers: [Int: IncrementalJSONParser] = [:]
+    /// The block being streamed, the one writer of its state.
+    var streaming = _StreamingBlocks()
     var scanner = _HotDeltaScanner()
 
     init(options: MessageAccumulatorOptions) { self.options = options }

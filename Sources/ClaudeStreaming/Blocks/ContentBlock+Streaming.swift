@@ -1,7 +1,7 @@
 // How streaming text and JSON grow inside a block.
 //
 // The bytes of text, thinking, tool input and structured text deltas go to
-// the message's live block (ContentList.swift), JSON once through the
+// the message's live block (StreamingBlocks.swift), JSON once through the
 // block's incremental parser; these are the block's side of it: what it
 // streams, and taking back the live state. Nothing is ever re-parsed from
 // the start. Input that turns out not to be JSON records the error on the
@@ -10,7 +10,7 @@
 import IncrementalJSON
 
 extension ToolUseBlock {
-    mutating func finishInput(parser: inout IncrementalJSONParser?) {
+    mutating func finishInput(parser: IncrementalJSONParser?) {
         guard inputError == nil, !inputJSON.isEmpty else { return }
         var active = parser ?? IncrementalJSONParser()
         do throws(JSONParseError) {
@@ -18,19 +18,17 @@ extension ToolUseBlock {
         } catch {
             inputError = error
         }
-        parser = nil
     }
 }
 
 extension TextBlock {
-    mutating func finishStructured(parser: inout IncrementalJSONParser?) {
+    mutating func finishStructured(parser: IncrementalJSONParser?) {
         guard structuredError == nil, var active = parser else { return }
         do throws(JSONParseError) {
             structuredValue = try active.finish()
         } catch {
             structuredError = error
         }
-        parser = nil
     }
 }
 
@@ -92,17 +90,17 @@ extension ContentBlock {
 
 extension ContentBlock {
     /// Marks the block stopped, finishing any JSON it was parsing.
-    mutating func markComplete(finishing parser: inout IncrementalJSONParser?) {
+    mutating func markComplete(finishing parser: IncrementalJSONParser?) {
         switch self {
         case .text(var b):
-            b.finishStructured(parser: &parser)
+            b.finishStructured(parser: parser)
             b.isComplete = true
             self = .text(b)
         case .thinking(var b):
             b.isComplete = true
             self = .thinking(b)
         case .toolUse(var b):
-            b.finishInput(parser: &parser)
+            b.finishInput(parser: parser)
             b.isComplete = true
             self = .toolUse(b)
         case .toolResult(var b):

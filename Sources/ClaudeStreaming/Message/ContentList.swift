@@ -13,15 +13,13 @@
 // (`_ContentBlocks`), which an event that changes a block copies: O(open
 // blocks), in practice one or two, however many blocks the message has.
 //
-// Most events append to one open block: text, thinking, or the JSON of a
-// tool input or structured text. Copying the box for each would make every
-// held snapshot own a copy of the tail (~200 bytes an event), so that block
-// is *live*: its growing bytes (and, for JSON, its partial value as one
-// reference) sit beside the box and are written into the block only when
-// another block needs the tail or the block stops. Reading a block sees the
-// live state. A content list is the box, the live bytes and the live value
-// (32 bytes; a message snapshot, 40), and holding one costs nothing more
-// unless the event parsed JSON (then its partial value's open path, O(depth)).
+// One block at a time streams (Accumulation/StreamingBlocks.swift owns it):
+// its newest bytes and partial value are published here, beside the box, and
+// reading a block shows them over it. This is a read model: only the owner
+// of the live block writes these fields. A content list is the box, the live
+// bytes and the live value (32 bytes; a message snapshot, 40), and holding
+// one costs nothing more unless the event parsed JSON (then its partial
+// value's open path, O(depth)).
 
 public import IncrementalJSON
 
@@ -70,11 +68,11 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     }
 
     /// Changes the block at `index`; returns nil when there is none or it
-    /// is settled (settled blocks are complete and never change).
+    /// is settled (settled blocks are complete and never change). The live
+    /// block's owner ends the overlay of `index` before changing it.
     mutating func update<R>(at index: Int, _ body: (inout ContentBlock) -> R) -> R? {
         let local = index - _blocks.settled.count
         guard local >= 0 && local < _blocks.tailCount else { return nil }
-        if _blocks.live?.index == index { flushLive() }
         return _mutate { blocks in
             let result = body(&blocks.tail[blocks.head + local])
             if local == 0 { blocks.settle() }
@@ -82,59 +80,30 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
         }
     }
 
-    /// Appends to the text (`thinking`: the thinking) of the open block at
-    /// `index`; false when that block is not an open block of that kind
-    /// (the caller then reports the violation).
-    ///
-    /// - Complexity: Amortised O(`bytes.count`); O(open blocks) when
-    ///   another block was live.
-    mutating func appendLive(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, thinking: Bool) -> Bool {
-        guard _goLive(at: index, thinking ? .thinking : .text) != nil else { return false }
-        _liveBytes.append(contentsOf: bytes)
-        return true
+    /// The block at `index` when it is open and unsettled, else nil.
+    func _openBlock(at index: Int) -> ContentBlock? {
+        let local = index - _blocks.settled.count
+        guard local >= 0 && local < _blocks.tailCount else { return nil }
+        let block = _blocks.tail[_blocks.head + local]
+        return block.isComplete ? nil : block
     }
 
-    /// Appends JSON text to the open tool-use block at `index` (or, with
-    /// `structuredText`, the open text block) and feeds it to the block's
-    /// parser; false when that block is not an open block of that kind.
-    /// Text that is not JSON records the error on the block and stops the
-    /// parsing; the text itself keeps growing.
-    ///
-    /// - Complexity: Amortised O(`bytes.count`) plus O(depth) for the value.
-    mutating func appendLiveJSON(
-        _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, structuredText: Bool,
-        parser: inout IncrementalJSONParser?, options: JSONParserOptions
-    ) -> Bool {
-        guard let live = _goLive(at: index, structuredText ? .structuredText : .toolInput) else { return false }
-        _liveBytes.append(contentsOf: bytes)
-        guard live.parses, bytes.count > 0 else { return true }
-        var active = parser ?? IncrementalJSONParser(options: options)
-        let value: JSONValue?
-        do throws(JSONParseError) {
-            try active.feed(UnsafeRawBufferPointer(bytes))
-            value = active.value
-            parser = active
-        } catch {
-            parser = nil
-            _ = update(at: index) { $0._setParsedJSON(.failure(error)) }
-            return true
-        }
-        guard let value else { return true }
-        if let root = value._openRoot {
-            _liveValue = root
-        } else {
-            // A top-level scalar or a finished value: rare enough to write
-            // into the block itself.
-            _ = update(at: index) { $0._setParsedJSON(.success(value)) }
-        }
-        return true
+    /// Shows the block `marker` names as live; its state follows through
+    /// `_showLive`. Only the live block's owner calls this, after `_endLive`.
+    mutating func _beginLive(_ marker: _LiveMarker) {
+        _mutate { $0.live = marker }
     }
 
-    /// Writes the live state back into its block.
-    mutating func flushLive() {
+    /// Publishes the live block's newest bytes and partial value.
+    @inline(__always)
+    mutating func _showLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
+        _liveBytes = bytes
+        _liveValue = value
+    }
+
+    /// Writes the live block's final state into it and ends the overlay.
+    mutating func _endLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
         guard let live = _blocks.live else { return }
-        let bytes = _liveBytes
-        let value = _liveValue
         _liveBytes = AppendOnlyArray()
         _liveValue = nil
         _mutate { blocks in
@@ -157,24 +126,6 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
 
     // MARK: Internals
 
-    /// Makes the open block at `index` live as `kind` (flushing whichever
-    /// block was), or returns nil when it is not an open block of that kind.
-    @inline(__always)
-    private mutating func _goLive(at index: Int, _ kind: _LiveKind) -> _LiveBlock? {
-        if let live = _blocks.live, live.index == index {
-            return live.kind == kind ? live : nil
-        }
-        let local = index - _blocks.settled.count
-        guard local >= 0 && local < _blocks.tailCount else { return nil }
-        let block = _blocks.tail[_blocks.head + local]
-        guard !block.isComplete, let streamed = block._streamed(kind) else { return nil }
-        flushLive()
-        let live = _LiveBlock(index: index, kind: kind, parses: streamed.parses)
-        _mutate { $0.live = live }
-        _liveBytes = streamed.text.utf8
-        return live
-    }
-
     @inline(__always)
     private mutating func _mutate<R>(_ body: (_ContentBlocks) -> R) -> R {
         if !isKnownUniquelyReferenced(&_blocks) { _blocks = _blocks.copy() }
@@ -194,7 +145,7 @@ final class _ContentBlocks: @unchecked Sendable {
     var tail: [ContentBlock]
     var head: Int
     /// The block being streamed, whose newest state is beside the box.
-    var live: _LiveBlock?
+    var live: _LiveMarker?
 
     init() {
         settled = AppendOnlyArray()
@@ -203,7 +154,7 @@ final class _ContentBlocks: @unchecked Sendable {
         live = nil
     }
 
-    private init(settled: AppendOnlyArray<ContentBlock>, tail: [ContentBlock], live: _LiveBlock?) {
+    private init(settled: AppendOnlyArray<ContentBlock>, tail: [ContentBlock], live: _LiveMarker?) {
         self.settled = settled
         self.tail = tail
         self.head = 0
@@ -240,10 +191,8 @@ enum _LiveKind: UInt8, Sendable {
     case toolInput, structuredText
 }
 
-/// The block a ``ContentList`` streams into.
-struct _LiveBlock: Sendable {
+/// Which block a ``ContentList`` shows live, and as what.
+struct _LiveMarker: Sendable {
     var index: Int
     var kind: _LiveKind
-    /// JSON kinds: the text has not failed to parse (yet).
-    var parses: Bool
 }

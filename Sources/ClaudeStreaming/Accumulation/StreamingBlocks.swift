@@ -1,0 +1,136 @@
+// StreamingBlocks: the one owner of the block being streamed.
+//
+// Most events append to one open block: text, thinking, or the JSON of a
+// tool input or structured text. Writing each into the snapshot's content
+// would copy its copy-on-write box once an event (every held snapshot would
+// own a copy of the open blocks, ~200 bytes an event), so that block is
+// *live*: its growing bytes, its partial JSON value and its incremental
+// parser sit here, in `_StreamingBlocks`, and nowhere else. After each
+// append the bytes and value are published into the snapshot's
+// ``ContentList`` in one place (the end of `append`), which shows them over
+// the block when it is read; they
+// are written into the block itself only when the block stops, another block
+// goes live, or something else must change the block (`retire`).
+//
+// Blocks may interleave, so a JSON block that stops being live keeps its
+// parser here, parked by index, until it streams again or stops.
+
+import IncrementalJSON
+
+/// The block being streamed and the parsers of JSON blocks streamed before.
+///
+/// The live block's state is flat stored properties rather than one
+/// optional struct: reading `live?.index` out of an optional struct copied
+/// (and retained) the whole of it once an event, 9% of a text stream's feed.
+struct _StreamingBlocks: Sendable {
+    /// The live block's index, or -1 when no block is live.
+    private var liveIndex = -1
+    private var liveKind = _LiveKind.text
+    /// JSON kinds: the live text has not failed to parse (yet).
+    private var liveParses = false
+    /// The live block's streamed field, its whole text so far.
+    private var liveBytes = AppendOnlyArray<UInt8>()
+    /// The live partial value, when a JSON delta changed it since the block
+    /// went live (nil: the block's own value stands).
+    private var liveValue: _OpenRoot?
+    private var liveParser: IncrementalJSONParser?
+    /// Parsers of open JSON blocks that are not live, by block index.
+    private var parked: [Int: IncrementalJSONParser] = [:]
+
+    /// Forgets every block (a new message starts).
+    mutating func reset() {
+        self = _StreamingBlocks()
+    }
+
+    /// Appends a delta's payload to the open block at `index`, streamed as
+    /// `kind`; false when that block is not an open block of that kind (the
+    /// caller then reports the violation). Text that is not JSON records the
+    /// error on the block and stops its parsing; the text itself keeps growing.
+    ///
+    /// - Complexity: Amortised O(`payload.count`), plus O(depth) for a JSON
+    ///   value and O(open blocks) when another block was live.
+    mutating func append(
+        _ payload: UnsafeBufferPointer<UInt8>, at index: Int, as kind: _LiveKind,
+        to snapshot: inout MessageSnapshot?, options: JSONParserOptions
+    ) -> Bool {
+        if liveIndex == index {
+            guard liveKind == kind else { return false }
+        } else {
+            guard let block = snapshot?.content._openBlock(at: index), let streamed = block._streamed(kind) else {
+                return false
+            }
+            retire(into: &snapshot)
+            liveIndex = index
+            liveKind = kind
+            liveParses = streamed.parses
+            liveBytes = streamed.text.utf8
+            liveParser = parked.removeValue(forKey: index)
+            snapshot?.content._beginLive(_LiveMarker(index: index, kind: kind))
+        }
+        liveBytes.append(contentsOf: payload)
+        if liveParses && payload.count > 0, let outcome = _parse(payload, options: options) {
+            // A parse error, a top-level scalar or a finished value: rare
+            // enough to write into the block itself.
+            _ = update(at: index, in: &snapshot) { $0._setParsedJSON(outcome) }
+            return true
+        }
+        // The one place the live state reaches the snapshot.
+        snapshot?.content._showLive(bytes: liveBytes, value: liveValue)
+        return true
+    }
+
+    /// Feeds the live block's parser; nil while its value stays open (the
+    /// live value then holds it), else what the block itself must record.
+    private mutating func _parse(
+        _ payload: UnsafeBufferPointer<UInt8>, options: JSONParserOptions
+    ) -> Result<JSONValue, JSONParseError>? {
+        var active = liveParser ?? IncrementalJSONParser(options: options)
+        liveParser = nil  // unique while it is fed: no copy of its buffers
+        let parsed: JSONValue?
+        do throws(JSONParseError) {
+            try active.feed(UnsafeRawBufferPointer(payload))
+            parsed = active.value
+        } catch {
+            liveParses = false
+            return .failure(error)
+        }
+        liveParser = active
+        guard let parsed else { return nil }
+        guard let root = parsed._openRoot else { return .success(parsed) }
+        liveValue = root
+        return nil
+    }
+
+    /// Stops the open block at `index`, finishing any JSON it was parsing;
+    /// false when there is no open block there.
+    mutating func stop(at index: Int, in snapshot: inout MessageSnapshot?) -> Bool {
+        if liveIndex == index { retire(into: &snapshot) }
+        let parser = parked.removeValue(forKey: index)
+        let stopped: Bool? = snapshot?.content.update(at: index) { block in
+            guard !block.isComplete else { return false }
+            block.markComplete(finishing: parser)
+            return true
+        }
+        return stopped == true
+    }
+
+    /// Changes the block at `index` (writing its live state into it first
+    /// when it is live); nil when there is no such unsettled block.
+    mutating func update<R>(
+        at index: Int, in snapshot: inout MessageSnapshot?, _ body: (inout ContentBlock) -> R
+    ) -> R? {
+        if liveIndex == index { retire(into: &snapshot) }
+        return snapshot?.content.update(at: index, body)
+    }
+
+    /// Writes the live block's state into the block and parks its parser.
+    private mutating func retire(into snapshot: inout MessageSnapshot?) {
+        guard liveIndex >= 0 else { return }
+        if let parser = liveParser { parked[liveIndex] = parser }
+        snapshot?.content._endLive(bytes: liveBytes, value: liveValue)
+        liveIndex = -1
+        liveBytes = AppendOnlyArray()
+        liveValue = nil
+        liveParser = nil
+    }
+}
