@@ -154,9 +154,10 @@ struct SnapshotRenderer {
             guard compaction.isComplete else { return false }
             let summary = compaction.content.map { ": " + Self.firstLine($0, limit: 120) } ?? ""
             line(dim("[compaction\(summary)]"), at: index)
-        case .unknown(let opaque):
-            guard opaque.isComplete else { return false }
-            line(dim("[\(opaque.type) block]"), at: index)
+        default:
+            // Unknown types, and any type added without a line here.
+            guard block.isComplete else { return false }
+            line(dim("[\(block.type) block]"), at: index)
         }
         return true
     }

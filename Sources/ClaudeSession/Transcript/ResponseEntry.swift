@@ -121,7 +121,7 @@ public enum ResponseSegment: Sendable, Hashable, Codable {
         case .toolUse(let b): self = .serverToolActivity(id: b.id, name: b.name, input: RawJSON(b.input))
         case .toolResult(let b): self = .serverToolResult(toolUseID: b.toolUseID, type: b.type)
         case .fallback(let b): self = .handover(fromModel: b.fromModel, toModel: b.toModel)
-        case .containerUpload, .compaction, .unknown: self = .other(type: block.type)
+        default: self = .other(type: block.type)  // container upload, compaction, unknown and new types
         }
     }
 }

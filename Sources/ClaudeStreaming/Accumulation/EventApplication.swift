@@ -150,22 +150,10 @@ extension _AccumulatorState {
         try requireStreaming("content_block_delta")
         // Kept (or, for a known block, skipped) whole: the event's bytes count.
         try countMessageBytes(eventDataBytes)
+        // The block's kind applies it (its `_deltas` table); see Blocks/ContentBlockKind.swift.
         try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
-            switch (type, block) {
-            case ("citations_delta", .text(var text)):
-                text.citations.append(Citation(json: delta["citation"] ?? .null))
-                text.hasCitationDeltas = true
-                block = .text(text)
-            case ("compaction_delta", .compaction(var compaction)):
-                compaction.latestDelta = delta
-                block = .compaction(compaction)
-            case ("citations_delta", _), ("compaction_delta", _):
+            if block._apply(delta: type, delta) == .wrongBlock {
                 throw .violation("\(type) for a \(block.type) block at index \(index)")
-            case (_, .unknown(var opaque)):
-                opaque.unknownDeltas.append(delta)
-                block = .unknown(opaque)
-            default:
-                break  // an unknown delta type for a known block: skipped, never fatal
             }
         }
     }

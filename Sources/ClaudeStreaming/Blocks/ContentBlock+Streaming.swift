@@ -9,29 +9,6 @@
 
 import IncrementalJSON
 
-extension ToolUseBlock {
-    mutating func finishInput(parser: IncrementalJSONParser?) {
-        guard inputError == nil, !inputJSON.isEmpty else { return }
-        var active = parser ?? IncrementalJSONParser()
-        do throws(JSONParseError) {
-            input = try active.finish()
-        } catch {
-            inputError = error
-        }
-    }
-}
-
-extension TextBlock {
-    mutating func finishStructured(parser: IncrementalJSONParser?) {
-        guard structuredError == nil, var active = parser else { return }
-        do throws(JSONParseError) {
-            structuredValue = try active.finish()
-        } catch {
-            structuredError = error
-        }
-    }
-}
-
 extension ContentBlock {
     /// The text this block streams as `kind`, and whether its JSON still
     /// parses; nil when the block does not stream that kind.
@@ -84,43 +61,6 @@ extension ContentBlock {
             self = .toolUse(b)
         default:
             break
-        }
-    }
-}
-
-extension ContentBlock {
-    /// Marks the block stopped, finishing any JSON it was parsing.
-    mutating func markComplete(finishing parser: IncrementalJSONParser?) {
-        switch self {
-        case .text(var b):
-            b.finishStructured(parser: parser)
-            b.isComplete = true
-            self = .text(b)
-        case .thinking(var b):
-            b.isComplete = true
-            self = .thinking(b)
-        case .toolUse(var b):
-            b.finishInput(parser: parser)
-            b.isComplete = true
-            self = .toolUse(b)
-        case .toolResult(var b):
-            b.isComplete = true
-            self = .toolResult(b)
-        case .compaction(var b):
-            b.isComplete = true
-            self = .compaction(b)
-        case .fallback(var b):
-            b.isComplete = true
-            self = .fallback(b)
-        case .redactedThinking(var b):
-            b.isComplete = true
-            self = .redactedThinking(b)
-        case .containerUpload(var b):
-            b.isComplete = true
-            self = .containerUpload(b)
-        case .unknown(var b):
-            b.isComplete = true
-            self = .unknown(b)
         }
     }
 }

@@ -1,0 +1,39 @@
+// A `thinking` block: extended thinking, whose text streams live and whose
+// signature arrives in one `signature_delta` just before it stops.
+
+public import IncrementalJSON
+
+/// Extended thinking: its text and the signature that authenticates it.
+public struct ThinkingBlock: Sendable, Hashable {
+    /// The `content_block_start` JSON (or the block's entry in `message_start`), verbatim.
+    public var start: JSONValue
+    /// The thinking text so far: `start`'s `thinking` followed by every `thinking_delta`.
+    public internal(set) var thinking: AppendOnlyText
+    /// Set by `signature_delta` (sent once, just before the block stops).
+    public internal(set) var signature: String?
+    /// False until the block's `content_block_stop` arrived.
+    public internal(set) var isComplete: Bool
+}
+
+extension ThinkingBlock: _ContentBlockKind {
+    static let _types: Set<String> = ["thinking"]
+
+    init(_start start: JSONValue, type: String, isComplete: Bool) {
+        self.init(
+            start: start, thinking: AppendOnlyText(start["thinking"]?.stringValue ?? ""),
+            signature: nil, isComplete: isComplete)
+    }
+
+    var _type: String { "thinking" }
+    var _wrapped: ContentBlock { .thinking(self) }
+
+    var _json: JSONValue {
+        var fields: [(String, JSONValue)] = [("thinking", .string(thinking.string))]
+        if let signature, start["signature"]?.stringValue != signature {
+            fields.append(("signature", .string(signature)))
+        }
+        return start._replacingFields(fields)
+    }
+
+    var _detail: String { "\(thinking.string.count) chars" + (signature == nil ? "" : ", signed") }
+}
