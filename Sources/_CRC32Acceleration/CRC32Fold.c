@@ -10,7 +10,8 @@
 // keeps a 128-bit lane that stays congruent to everything consumed. A
 // carry-less product of two reflected qwords comes out one bit short
 // (bit k stands for x^(126-k)), so each constant is x^(m-1) mod P: x^191
-// and x^127 for one lane, x^575 and x^511 for four lanes 512 bits apart.
+// and x^127 for one lane, x^575 and x^511 for four lanes 512 bits apart,
+// x^447/x^383 and x^319/x^255 to fold three and two lanes on at once.
 //
 // The tail. When r = n mod 16 bytes are left after the last whole lane X,
 // the message ends in X's 16 bytes followed by the r tail bytes. Split that
@@ -35,6 +36,10 @@
 
 static const uint64_t fold4_h = 0x653d982200000000ULL;  // x^575 mod P
 static const uint64_t fold4_l = 0xcad38e8f00000000ULL;  // x^511 mod P
+static const uint64_t fold3_h = 0x69ccfc0d00000000ULL;  // x^447 mod P
+static const uint64_t fold3_l = 0x2a28386200000000ULL;  // x^383 mod P
+static const uint64_t fold2_h = 0x9570d49500000000ULL;  // x^319 mod P
+static const uint64_t fold2_l = 0x01b5fd1d00000000ULL;  // x^255 mod P
 static const uint64_t fold1_h = 0x65673b4600000000ULL;  // x^191 mod P
 static const uint64_t fold1_l = 0x9ba54c6f00000000ULL;  // x^127 mod P
 static const uint64_t reduce_96 = 0xccaa009e00000000ULL;  // x^95 mod P
@@ -42,15 +47,12 @@ static const uint64_t reduce_64 = 0xb8bc676500000000ULL;  // x^63 mod P
 static const uint64_t barrett_mu = 0xfb808b2080000000ULL;  // floor(x^64 / P), 33 bits
 static const uint64_t polynomial = 0xedb8832080000000ULL;  // P, 33 bits
 
-void _crc32_clmul_constants(uint64_t out[8]) {
-    out[0] = fold4_h;
-    out[1] = fold4_l;
-    out[2] = fold1_h;
-    out[3] = fold1_l;
-    out[4] = reduce_96;
-    out[5] = reduce_64;
-    out[6] = barrett_mu;
-    out[7] = polynomial;
+void _crc32_clmul_constants(uint64_t out[12]) {
+    const uint64_t all[12] = {
+        fold4_h, fold4_l, fold3_h, fold3_l, fold2_h, fold2_l, fold1_h, fold1_l,
+        reduce_96, reduce_64, barrett_mu, polynomial,
+    };
+    for (int i = 0; i < 12; i++) out[i] = all[i];
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -146,7 +148,11 @@ int _crc32_clmul(uint32_t reg, const void *source, size_t n, uint32_t *out) {
             x3 = fold(x3, k4, _mm_loadu_si128((const __m128i *)(p + i + 48)));
             i += 64;
         }
-        x = fold(fold(fold(x, k1, x1), k1, x2), k1, x3);
+        // The four lanes onto the last at once (three, two and one lanes
+        // on), not one after another: one product's latency, not three.
+        const __m128i k3 = _mm_set_epi64x((long long)fold3_l, (long long)fold3_h);
+        const __m128i k2 = _mm_set_epi64x((long long)fold2_l, (long long)fold2_h);
+        x = _mm_xor_si128(fold(x, k3, fold(x1, k2, _mm_setzero_si128())), fold(x2, k1, x3));
     }
     while (n - i >= 16) {
         x = fold(x, k1, _mm_loadu_si128((const __m128i *)(p + i)));

@@ -47,12 +47,13 @@ import Testing
     }
 
     @Test func constantsAreDerivedFromThePolynomial() {
-        var constants = [UInt64](repeating: 0, count: 8)
+        var constants = [UInt64](repeating: 0, count: 12)
         constants.withUnsafeMutableBufferPointer { _crc32_clmul_constants($0.baseAddress) }
-        // Four lanes 512 bits apart, then one lane 128 bits on, then the
-        // reduction by 96 and 64 bits; one less than each distance because a
-        // reflected product comes out a bit short. Then Barrett's μ and P.
-        let expected = [575, 511, 191, 127, 95, 63].map { Self.reflected(Self.power($0)) }
+        // Four lanes 512 bits apart, three, two and one lane on (384, 256,
+        // 128 bits), then the reduction by 96 and 64 bits; one less than each
+        // distance because a reflected product comes out a bit short. Then
+        // Barrett's μ and P.
+        let expected = [575, 511, 447, 383, 319, 255, 191, 127, 95, 63].map { Self.reflected(Self.power($0)) }
             + [Self.reflected(Self.barrettQuotient()), Self.reflected(Self.polynomial)]
         #expect(constants == expected)
     }

@@ -19,10 +19,10 @@ int _crc32_fold_available(void);
 /// table code then does the work.
 int _crc32_clmul(uint32_t reg, const void *p, size_t n, uint32_t *out);
 
-/// The eight constants the code uses, for a test that derives them from
-/// the polynomial: x^575, x^511, x^191, x^127, x^95, x^63 mod P, then
-/// floor(x^64 / P) and P itself, each bit-reflected into a 64-bit lane
-/// (bit i standing for x^(63-i)).
-void _crc32_clmul_constants(uint64_t out[8]);
+/// The twelve constants the code uses, for a test that derives them from
+/// the polynomial: x^575, x^511, x^447, x^383, x^319, x^255, x^191, x^127,
+/// x^95, x^63 mod P, then floor(x^64 / P) and P itself, each bit-reflected
+/// into a 64-bit lane (bit i standing for x^(63-i)).
+void _crc32_clmul_constants(uint64_t out[12]);
 
 #endif
