@@ -79,7 +79,10 @@ struct _BedrockEventDecoder: Sendable {
                 case .chunk:
                     switch _unwrapChunk(message.payload, into: &decoded, options: options) {
                     case .event(let count):
-                        decoded.withUnsafeBytes { onEvent(UnsafeRawBufferPointer(rebasing: $0[0..<count]), end) }
+                        // Exclusive access, not a shared borrow: reading a captured
+                        // array through `withUnsafeBytes` retained and released its
+                        // storage around every event (two atomic operations each).
+                        decoded.withUnsafeMutableBytes { onEvent(UnsafeRawBufferPointer(rebasing: $0[0..<count]), end) }
                     case .invalid(let problem):
                         failure = .invalidChunk(problem, offset: message.streamOffset)
                     }
