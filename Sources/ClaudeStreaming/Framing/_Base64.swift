@@ -47,6 +47,7 @@ func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> _
 /// alphabet, no quote: the caller's general path reads it and says what is
 /// wrong).
 /// - Complexity: O(length of the text before the quote).
+@inline(__always)
 func _decodeBase64String(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> (length: Int, count: Int)? {
     _grow(&out, toDecode: text.count)
     var length = 0

@@ -84,6 +84,7 @@ private func _decodedOrInvalid(_ text: [UInt8], into event: inout [UInt8]) -> _C
 /// padding, decoded into the start of `event`; else nil (the general
 /// scanner then decides, and `event` holds nothing of value).
 /// - Complexity: O(`payload.count`), one pass over the base64 and one over the padding.
+@inline(__always)
 func _decodeBedrockLayout(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8]) -> Int? {
     // `{"bytes":"` is 10 bytes: one 8-byte and one 2-byte compare (the
     // words are the little-endian loads of `{"bytes"`, `:"`, `,"p"`, `"}`).
