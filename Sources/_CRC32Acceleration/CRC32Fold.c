@@ -66,18 +66,12 @@ int _crc32_fold_available(void) {
     return (c & bit_PCLMUL) != 0 && (c & bit_SSSE3) != 0 && (c & bit_SSE4_1) != 0 && (d & bit_SSE2) != 0;
 }
 
-/// -1 until asked, then whether the instructions exist (idempotent, so a
-/// race between two first callers is harmless).
-static int clmul_state = -1;
+/// Whether the instructions exist, asked once as the library loads, so a
+/// call pays one load for it. Were the constructor not run, 0 would send
+/// every call to the caller's tables: slower, never wrong.
+static int clmul_usable = 0;
 
-static int clmul_usable(void) {
-    int state = __atomic_load_n(&clmul_state, __ATOMIC_RELAXED);
-    if (state < 0) {
-        state = _crc32_fold_available();
-        __atomic_store_n(&clmul_state, state, __ATOMIC_RELAXED);
-    }
-    return state;
-}
+__attribute__((constructor)) static void ask_for_clmul(void) { clmul_usable = _crc32_fold_available(); }
 
 /// pshufb indexes: 16 bytes at `shift_indexes + 16 + r` move a lane's bytes
 /// r places down (toward byte 0), at `shift_indexes + r` 16 - r places up;
@@ -118,7 +112,7 @@ static inline uint32_t reduce(__m128i x) {
 __attribute__((target("pclmul,sse4.1")))
 int _crc32_clmul(uint32_t reg, const void *source, size_t n, uint32_t *out) {
     const uint8_t *p = (const uint8_t *)source;
-    if (p == NULL || out == NULL || n < 8 || !clmul_usable()) return 0;
+    if (p == NULL || out == NULL || n < 8 || !clmul_usable) return 0;
     if (n < 16) {
         // Right-aligned in one lane: the last 8 bytes are the high qword,
         // the first n - 8 the top of the low qword; the register goes onto
