@@ -5,7 +5,9 @@
 // characters per step with AVX2 on x86_64 (a Bedrock event is mostly its
 // base64, so this was most of what the Bedrock path cost beyond SSE's),
 // then four at a time through a table, then the padded last group. It
-// reports where the first character outside the alphabet is.
+// reports where the first character outside the alphabet is. Bedrock's
+// own layout takes `_decodeBase64String`, which decodes up to the string's
+// closing quote without finding the quote first.
 //
 // The buffer is only ever grown, never cleared or zero-filled per event:
 // its first `count` bytes are the result, the rest is scratch.

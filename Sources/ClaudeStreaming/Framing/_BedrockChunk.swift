@@ -5,10 +5,10 @@
 // Bedrock's own layout is recognised first: the base64 is decoded straight
 // up to its closing quote (one pass, in C), then the few bytes after it are
 // checked. Any other payload goes to a scanner that walks the object's
-// members once: a member
-// name is compared as raw bytes, a value other than `bytes` is skipped (strings by their
-// closing quote, nested values by depth), and the `bytes` string is
-// base64-decoded straight into the event buffer. JSON lets a writer escape
+// members once: a member name is compared as raw bytes, a value other than
+// `bytes` is skipped (strings by their closing quote, nested values by
+// depth), and the `bytes` string is base64-decoded straight into the event
+// buffer. JSON lets a writer escape
 // '/' as "\/" inside the base64 text; that (rare) form is unescaped into a
 // scratch copy first. A member name with escapes sends the whole payload to
 // the general JSON parser instead.
