@@ -1,7 +1,7 @@
 // The inside of a JSON string up to its first '"' or '\', 16 bytes per
 // step: the one pass Bedrock's chunk decoder makes over the padding member
 // that follows the base64 (two memchr calls, one per character, cost more
-// on strings of a few dozen bytes). SSE2 is part of x86_64 itself, so there
+// on strings of a few dozen bytes; a byte loop more on the shortest ones). SSE2 is part of x86_64 itself, so there
 // is no CPU check; other CPUs take the byte loop.
 
 #include "_Base64Acceleration.h"
@@ -16,9 +16,16 @@ static inline unsigned quote_or_backslash(const uint8_t *p) {
     return (unsigned)_mm_movemask_epi8(hits);
 }
 
-size_t _json_string_plain_length(const void *source, size_t n) {
+size_t _json_string_plain_length(const void *source, size_t n, size_t before) {
     const uint8_t *p = (const uint8_t *)source;
     if (p == NULL) return 0;
+    if (n < 16 && n > 0 && before >= 16 - n) {
+        // One window ending at n, its first 16 - n bytes (read, not counted)
+        // from before `source`.
+        size_t lead = 16 - n;
+        unsigned hits = quote_or_backslash(p - lead) >> lead;
+        return hits != 0 ? (size_t)__builtin_ctz(hits) : n;
+    }
     size_t i = 0;
     for (; n - i >= 16; i += 16) {
         unsigned hits = quote_or_backslash(p + i);
@@ -38,7 +45,8 @@ size_t _json_string_plain_length(const void *source, size_t n) {
 
 #else
 
-size_t _json_string_plain_length(const void *source, size_t n) {
+size_t _json_string_plain_length(const void *source, size_t n, size_t before) {
+    (void)before;
     const uint8_t *p = (const uint8_t *)source;
     if (p == NULL) return 0;
     for (size_t i = 0; i < n; i++) {

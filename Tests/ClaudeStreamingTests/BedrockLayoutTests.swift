@@ -123,7 +123,8 @@ import Testing
     /// buffer whose bytes outside the range are quotes, filled with every
     /// other byte value, with one quote or backslash at every place inside
     /// it or none (lengths 0...48 cover the 16-byte steps, the overlapping
-    /// last step and the byte loop under 16).
+    /// last step, the one step reaching back before a short range and the
+    /// byte loop under 16).
     @Test func plainStringScanSeesOnlyItsRange() {
         var misses: [String] = []
         let others = (0...255).map(UInt8.init).filter { $0 != 0x22 && $0 != 0x5C }
@@ -134,10 +135,16 @@ import Testing
                         var bytes = [UInt8](repeating: UInt8(ascii: "\""), count: start + length + 8)
                         for i in 0..<length { bytes[start + i] = others[(i * 37 + place + 300) % others.count] }
                         if place >= 0 { bytes[start + place] = intruder }
-                        let found = bytes.withUnsafeBytes { raw in
-                            _json_string_plain_length(raw.baseAddress.map { $0 + start }, length)
+                        // With the bytes before the range readable (all quotes,
+                        // which must not count), and without.
+                        for before in [0, start] {
+                            let found = bytes.withUnsafeBytes { raw in
+                                _json_string_plain_length(raw.baseAddress.map { $0 + start }, length, before)
+                            }
+                            if found != (place >= 0 ? place : length) {
+                                misses.append("\(start)+\(length) (\(before) before), \(intruder) at \(place): \(found)")
+                            }
                         }
-                        if found != (place >= 0 ? place : length) { misses.append("\(start)+\(length), \(intruder) at \(place): \(found)") }
                     }
                 }
             }

@@ -101,8 +101,9 @@ func _decodeBedrockLayout(_ payload: UnsafeRawBufferPointer, into event: inout [
           UInt32(littleEndian: base.loadUnaligned(fromByteOffset: rest, as: UInt32.self)) == 0x2270_222C,
           UInt16(littleEndian: base.loadUnaligned(fromByteOffset: rest + 4, as: UInt16.self)) == 0x223A,
           UInt16(littleEndian: base.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)) == 0x7D22,
-          // One pass: the padding's first quote or backslash is its closing quote.
-          _json_string_plain_length(base + paddingStart, count - 1 - paddingStart) == count - 2 - paddingStart
+          // One pass: the padding's first quote or backslash is its closing
+          // quote. (The payload's bytes before the padding may be read.)
+          _json_string_plain_length(base + paddingStart, count - 1 - paddingStart, paddingStart) == count - 2 - paddingStart
     else { return nil }
     return text.count
 }

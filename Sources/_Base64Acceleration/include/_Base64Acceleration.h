@@ -2,7 +2,8 @@
 // characters per step with AVX2 (Swift cannot emit the byte shuffles this
 // needs), and the whole padded decode around it; and the one scan the
 // decoder makes over the chunk's other string. Pointer + length only:
-// every load is inside source[0..<n] and every store inside dst[0..<capacity].
+// every load is inside source[0..<n] (or the range a function names) and
+// every store inside dst[0..<capacity].
 #ifndef BASE64_ACCELERATION_H
 #define BASE64_ACCELERATION_H
 
@@ -64,7 +65,10 @@ int _base64_decode_string(const void *source, size_t n, uint8_t *dst, size_t cap
 
 /// The offset of the first '"' or '\\' in source[0..<n] (where a JSON
 /// string's plain contents end), or n; 16 bytes per step on x86_64.
+/// `before` bytes ahead of `source` may be read too (and are ignored): a
+/// string shorter than 16 bytes then takes one step instead of a byte loop.
+/// Every load is inside source[-before..<n].
 /// - Complexity: O(n).
-size_t _json_string_plain_length(const void *source, size_t n);
+size_t _json_string_plain_length(const void *source, size_t n, size_t before);
 
 #endif
