@@ -32,28 +32,21 @@ static const uint8_t sextet[256] = {
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
 };
 
-int _base64_decode(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *result) {
-    const uint8_t *src = (const uint8_t *)source;
-    if (result == NULL) return _base64_decode_capacity;
-    *result = 0;
-    if (n == 0) return _base64_decode_ok;
-    if (src == NULL) return _base64_decode_capacity;
-    if (n % 4 != 0) {
-        *result = n - n % 4;
-        return _base64_decode_invalid;
+/// Decodes src[0..<n] (n > 0, a multiple of 4) whose first `i` characters
+/// (a multiple of 4, all in the alphabet) are decoded in dst already.
+static int decode_rest(const uint8_t *src, size_t n, size_t i, uint8_t *dst, size_t capacity, size_t *result) {
+    if (i >= n) {
+        *result = n / 4 * 3;
+        return _base64_decode_ok;
     }
-    if (dst == NULL || capacity < n / 4 * 3) return _base64_decode_capacity;
     // Every group but the last: no padding allowed there.
-    size_t body = n - 4, i = 0, written = 0;
-    if (body >= 32) {
-        i = _base64_decode_blocks(src, body, dst, capacity);
-        written = i / 4 * 3;
-        // The last block, overlapping the ones before: its first characters
-        // were decoded already and are written again with the same bytes,
-        // so no scalar tail is left. (body - 32 is a whole number of groups.)
+    size_t body = n - 4, written = i / 4 * 3;
+    // The last block, overlapping the ones before: its first characters
+    // were decoded already and are written again with the same bytes, so
+    // no scalar tail is left. (body - 32 is a whole number of groups.)
+    if (body >= 32 && i < body && body - i < 32) {
         size_t last = body - 32, lastOut = last / 4 * 3;
-        if (i < body && body - i < 32 && capacity >= lastOut
-            && _base64_decode_blocks(src + last, 32, dst + lastOut, capacity - lastOut) == 32) {
+        if (capacity >= lastOut && _base64_decode_blocks(src + last, 32, dst + lastOut, capacity - lastOut) == 32) {
             i = body;
             written = body / 4 * 3;
         }
@@ -94,6 +87,59 @@ int _base64_decode(const void *source, size_t n, uint8_t *dst, size_t capacity, 
             }
             dst[written++] = (uint8_t)(c << 6 | d);
         }
+    }
+    *result = written;
+    return _base64_decode_ok;
+}
+
+int _base64_decode(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *result) {
+    const uint8_t *src = (const uint8_t *)source;
+    if (result == NULL) return _base64_decode_capacity;
+    *result = 0;
+    if (n == 0) return _base64_decode_ok;
+    if (src == NULL) return _base64_decode_capacity;
+    if (n % 4 != 0) {
+        *result = n - n % 4;
+        return _base64_decode_invalid;
+    }
+    if (dst == NULL || capacity < n / 4 * 3) return _base64_decode_capacity;
+    // The blocks take every group but the last, where padding may be.
+    size_t i = n - 4 >= 32 ? _base64_decode_blocks(src, n - 4, dst, capacity) : 0;
+    return decode_rest(src, n, i, dst, capacity, result);
+}
+
+int _base64_decode_string(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *length, size_t *result) {
+    const uint8_t *src = (const uint8_t *)source;
+    if (result == NULL || length == NULL) return _base64_decode_capacity;
+    *result = 0;
+    *length = 0;
+    if (src == NULL || dst == NULL || capacity < n / 4 * 3) return _base64_decode_capacity;
+    // The AVX2 run decodes the whole groups before the first byte outside
+    // the alphabet (the quote, '=', an escape) and says where that byte is;
+    // without AVX2 the loop below finds it.
+    size_t stop = 0;
+    size_t i = _base64_decode_run(src, n, dst, capacity, &stop);
+    while (stop < n && sextet[src[stop]] < 64) stop++;
+    // Then at most two '=' and the closing quote, or it is not this form.
+    size_t text = stop;
+    for (int pad = 0; pad < 2 && text < n && src[text] == '='; pad++) text++;
+    if (text == n || src[text] != '"') return _base64_decode_invalid;
+    *length = text;
+    if (text % 4 != 0) return _base64_decode_invalid;
+    // Now it is valid: every character before `stop` is in the alphabet,
+    // and the '=' make the last group "xx==" or "xxx=". No more checks.
+    size_t full = stop - stop % 4, written = i / 4 * 3;
+    for (; i < full; i += 4, written += 3) {
+        uint32_t word = (uint32_t)sextet[src[i]] << 18 | (uint32_t)sextet[src[i + 1]] << 12
+            | (uint32_t)sextet[src[i + 2]] << 6 | sextet[src[i + 3]];
+        dst[written] = (uint8_t)(word >> 16);
+        dst[written + 1] = (uint8_t)(word >> 8);
+        dst[written + 2] = (uint8_t)word;
+    }
+    if (stop > full) {
+        uint8_t a = sextet[src[full]], b = sextet[src[full + 1]];
+        dst[written++] = (uint8_t)(a << 2 | b >> 4);
+        if (stop - full == 3) dst[written++] = (uint8_t)(b << 4 | sextet[src[full + 2]] >> 2);
     }
     *result = written;
     return _base64_decode_ok;

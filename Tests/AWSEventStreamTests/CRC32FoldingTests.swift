@@ -1,7 +1,8 @@
 // The carry-less-multiplication CRC (C, _CRC32Acceleration) against the
 // bitwise reference and the table code: random lengths and alignments, the
-// folding constants re-derived from the polynomial, and the fold itself
-// checked directly so a CPU without it cannot make these pass vacuously.
+// constants re-derived from the polynomial, and the C path checked directly
+// (every length from 8 up, every tail length, registers other than ~0) so a
+// CPU without it cannot make these pass vacuously.
 
 @testable import AWSEventStream
 import _CRC32Acceleration
@@ -9,25 +10,52 @@ import FuzzProperties
 import Testing
 
 @Suite struct CRC32FoldingTests {
-    /// x^m mod P (P = 0x104C11DB7, the unreflected IEEE polynomial), as the
-    /// C code keeps it: bit-reflected into the top 32 bits of a 64-bit lane.
-    static func foldConstant(_ m: Int) -> UInt64 {
+    /// The unreflected IEEE polynomial, x^32 + … + 1.
+    static let polynomial: UInt64 = 0x1_04C1_1DB7
+
+    /// `value` (a polynomial of degree < 64, bit d for x^d) as the C code
+    /// keeps it: bit-reflected into a 64-bit lane, bit i for x^(63-i).
+    static func reflected(_ value: UInt64) -> UInt64 {
+        var lane: UInt64 = 0
+        for bit in 0..<64 where value & (1 << UInt64(bit)) != 0 { lane |= 1 << UInt64(63 - bit) }
+        return lane
+    }
+
+    /// x^m mod P.
+    static func power(_ m: Int) -> UInt64 {
         var remainder: UInt64 = 1
         for _ in 0..<m {
             remainder <<= 1
-            if remainder & (1 << 32) != 0 { remainder ^= 0x1_04C1_1DB7 }
+            if remainder & (1 << 32) != 0 { remainder ^= polynomial }
         }
-        var reflected: UInt64 = 0
-        for bit in 0..<32 where remainder & (1 << UInt64(bit)) != 0 { reflected |= 1 << UInt64(63 - bit) }
-        return reflected
+        return remainder
     }
 
-    @Test func foldingConstantsAreDerivedFromThePolynomial() {
-        var constants = [UInt64](repeating: 0, count: 4)
-        constants.withUnsafeMutableBufferPointer { _crc32_fold_constants($0.baseAddress) }
-        // Four lanes 512 bits apart, then one lane 128 bits on; one less
-        // than each distance because a reflected product comes out a bit short.
-        #expect(constants == [575, 511, 191, 127].map(Self.foldConstant))
+    /// floor(x^64 / P), by long division one bit at a time.
+    static func barrettQuotient() -> UInt64 {
+        var quotient: UInt64 = 0
+        var remainder: UInt64 = 0
+        for degree in stride(from: 64, through: 0, by: -1) {
+            remainder = remainder << 1 | (degree == 64 ? 1 : 0)
+            quotient <<= 1
+            if remainder & (1 << 32) != 0 {
+                remainder ^= polynomial
+                quotient |= 1
+            }
+        }
+        return quotient
+    }
+
+    @Test func constantsAreDerivedFromThePolynomial() {
+        var constants = [UInt64](repeating: 0, count: 12)
+        constants.withUnsafeMutableBufferPointer { _crc32_clmul_constants($0.baseAddress) }
+        // Four lanes 512 bits apart, three, two and one lane on (384, 256,
+        // 128 bits), then the reduction by 96 and 64 bits; one less than each
+        // distance because a reflected product comes out a bit short. Then
+        // Barrett's μ and P.
+        let expected = [575, 511, 447, 383, 319, 255, 191, 127, 95, 63].map { Self.reflected(Self.power($0)) }
+            + [Self.reflected(Self.barrettQuotient()), Self.reflected(Self.polynomial)]
+        #expect(constants == expected)
     }
 
     @Test func randomLengthsAndAlignmentsMatchTheReferenceAndTheTables() {
@@ -50,33 +78,34 @@ import Testing
         }
     }
 
-    @Test func theFoldAloneIsRightWhereTheCPUHasIt() throws {
-        try #require(_foldAvailable || !Self.expectsFolding, "this x86_64 CPU should have PCLMULQDQ")
-        guard _foldAvailable else { return }
+    @Test func theCarrylessPathIsRightWhereTheCPUHasIt() throws {
+        let available = _crc32_fold_available() != 0
+        try #require(available || !Self.expectsFolding, "this x86_64 CPU should have PCLMULQDQ and SSE4.1")
+        guard available else { return }
         var generator = SplitMix64(seed: 64)
-        for length in [64, 65, 79, 80, 127, 128, 129, 200, 1000, 4096] {
-            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-            var lane = [UInt8](repeating: 0, count: 16)
-            let folded = lane.withUnsafeMutableBufferPointer { out in
-                bytes.withUnsafeBufferPointer { _crc32_fold(~0, $0.baseAddress, length, out.baseAddress) }
+        let storage = (0..<(2048 + 16)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        // Every length below 8 stays with the tables; from 8 on (one lane
+        // from two loads, then every tail length of 1...15 after 16, 64 and
+        // more whole bytes) the C code does it all.
+        let lengths = Array(0...300) + [511, 512, 513, 1023, 1024, 1025, 2047, 2048]
+        try storage.withUnsafeBytes { raw in
+            for length in lengths {
+                for start in [0, 1, 7, 15] {
+                    let register = UInt32(truncatingIfNeeded: generator.next())
+                    var out: UInt32 = 0
+                    let base = try #require(raw.baseAddress) + start
+                    let done = _crc32_clmul(register, base, length, &out)
+                    #expect(done == (length >= 8 ? 1 : 0), "length \(length)")
+                    guard done == 1 else { continue }
+                    #expect(out == CRC32._tableRegister(register, base, length), "length \(length) at \(start) from \(register)")
+                }
             }
-            #expect(folded == length - length % 16, "length \(length)")
-            let register = lane.withUnsafeBytes { raw in raw.baseAddress.map { CRC32._tableRegister(0, $0, 16) } } ?? 0
-            let tail = bytes.withUnsafeBytes { raw in
-                raw.baseAddress.map { CRC32._tableRegister(register, $0 + folded, length - folded) }
-            }
-            #expect(tail.map { ~$0 } == AWSEventStreamReference.crc32(bytes[...]), "length \(length)")
         }
-        #expect(bytes63Folds() == 0)
-    }
-
-    /// Fewer than 64 bytes are left to the tables.
-    func bytes63Folds() -> Int {
-        let bytes = [UInt8](repeating: 0xA5, count: 63)
-        var lane = [UInt8](repeating: 0, count: 16)
-        return lane.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { _crc32_fold(0, $0.baseAddress, 63, out.baseAddress) }
-        }
+        // The bitwise reference, not only the tables, for a few registers.
+        let bytes = Array(storage[0..<77])
+        var out: UInt32 = 0
+        _ = bytes.withUnsafeBytes { _crc32_clmul(~0, $0.baseAddress, 77, &out) }
+        #expect(~out == AWSEventStreamReference.crc32(bytes[...]))
     }
 
     #if arch(x86_64)

@@ -103,39 +103,6 @@ private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.
         }
     }
 
-    /// Bedrock's own layout is read by memchr alone; wherever that fast
-    /// path answers, it must find what the general scanner finds.
-    @Test func bedrockLayoutAgreesWithTheGeneralScanner() {
-        let forms: [(String, fast: Bool)] = [
-            (#"{"bytes":"QUJD"}"#, true),
-            (#"{"bytes":"QUJD","p":"abcdef"}"#, true),
-            (#"{"bytes":"","p":""}"#, true),
-            (#"{"bytes":"QUJD","p":"a\"b"}"#, false),
-            (#"{"bytes":"QUJD","p":"a\\"}"#, false),
-            (#"{"bytes":"QUJD","p":"abc"} "#, false),
-            (#"{"bytes":"QUJD","p":"abc","q":1}"#, false),
-            (#"{"p":"abc","bytes":"QUJD"}"#, false),
-            (#"{"bytes":"QUJD" }"#, false),
-            (#"{"bytes":"QUJD""#, false),
-            (#"{"bytes":"QUJD"}}"#, false),
-        ]
-        for (form, fast) in forms {
-            let bytes = Array(form.utf8)
-            bytes.withUnsafeBytes { payload in
-                let quick = _bedrockLayoutBytesMember(payload)
-                #expect((quick != nil) == fast, "\(form)")
-                var scanner = _ChunkScanner(bytes: payload)
-                if let quick {
-                    guard case .found(let range) = scanner.findBytesMember() else {
-                        Issue.record("\(form): the fast path found a member the scanner does not")
-                        return
-                    }
-                    #expect(range == quick, "\(form)")
-                }
-            }
-        }
-    }
-
     /// The chunk header block the decoder recognises in one compare is the
     /// one Bedrock sends (the encoder writes Bedrock's order).
     @Test func theUsualChunkHeaderBlockIsBedrocks() throws {

@@ -5,7 +5,9 @@
 // characters per step with AVX2 on x86_64 (a Bedrock event is mostly its
 // base64, so this was most of what the Bedrock path cost beyond SSE's),
 // then four at a time through a table, then the padded last group. It
-// reports where the first character outside the alphabet is.
+// reports where the first character outside the alphabet is. Bedrock's
+// own layout takes `_decodeBase64String`, which decodes up to the string's
+// closing quote without finding the quote first.
 //
 // The buffer is only ever grown, never cleared or zero-filled per event:
 // its first `count` bytes are the result, the rest is scratch.
@@ -26,10 +28,7 @@ enum _Base64Outcome: Equatable {
 /// `out` when it is too small.
 /// - Complexity: O(`text.count`).
 func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> _Base64Outcome {
-    // 32 bytes of slack let the AVX2 blocks store their full width up to
-    // the last whole block of the text.
-    let needed = text.count / 4 * 3 + 32
-    if out.count < needed { out.append(contentsOf: repeatElement(0, count: needed - out.count)) }
+    _grow(&out, toDecode: text.count)
     var result = 0
     let status = out.withUnsafeMutableBufferPointer { buffer in
         _base64_decode(text.baseAddress, text.count, buffer.baseAddress, buffer.count, &result)
@@ -41,4 +40,33 @@ func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> _
     // the start rather than trusted.
     default: return .invalid(at: 0)
     }
+}
+
+/// Decodes the base64 at the start of `text` up to its first `"` (the inside
+/// of a JSON string) into the start of `out`, in one pass. Returns the
+/// quote's offset and the count of bytes decoded when the text before the
+/// quote is plain padded base64, else nil (an escape, a byte outside the
+/// alphabet, no quote: the caller's general path reads it and says what is
+/// wrong).
+/// - Complexity: O(length of the text before the quote).
+@inline(__always)
+func _decodeBase64String(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> (length: Int, count: Int)? {
+    _grow(&out, toDecode: text.count)
+    var length = 0
+    var result = 0
+    let status = out.withUnsafeMutableBufferPointer { buffer in
+        _base64_decode_string(text.baseAddress, text.count, buffer.baseAddress, buffer.count, &length, &result)
+    }
+    // The C code keeps both inside `text` and `out`; checked, not trusted.
+    guard Int(status) == Int(_base64_decode_ok), length < text.count, result <= out.count else { return nil }
+    return (length, result)
+}
+
+/// Makes `out` at least big enough for `count` characters of base64: 32
+/// bytes of slack let the AVX2 blocks store their full width up to the
+/// last whole block. The buffer is never shrunk or cleared.
+@inline(__always)
+private func _grow(_ out: inout [UInt8], toDecode count: Int) {
+    let needed = count / 4 * 3 + 32
+    if out.count < needed { out.append(contentsOf: repeatElement(0, count: needed - out.count)) }
 }

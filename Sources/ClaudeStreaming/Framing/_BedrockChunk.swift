@@ -2,15 +2,18 @@
 // member is the base64 of one Messages API event, beside a random-length
 // `p` padding member (absent in older captures) and possibly others.
 //
-// Bedrock's own layout is recognised first, by memchr alone. Any other
-// payload goes to a scanner that walks the object's members once: a member
-// name is compared as raw bytes, a value other than `bytes` is skipped (strings by their
-// closing quote, nested values by depth), and the `bytes` string is
-// base64-decoded straight into the event buffer. JSON lets a writer escape
+// Bedrock's own layout is recognised first: the base64 is decoded straight
+// up to its closing quote (one pass, in C), then the few bytes after it are
+// checked. Any other payload goes to a scanner that walks the object's
+// members once: a member name is compared as raw bytes, a value other than
+// `bytes` is skipped (strings by their closing quote, nested values by
+// depth), and the `bytes` string is base64-decoded straight into the event
+// buffer. JSON lets a writer escape
 // '/' as "\/" inside the base64 text; that (rare) form is unescaped into a
 // scratch copy first. A member name with escapes sends the whole payload to
 // the general JSON parser instead.
 
+import _Base64Acceleration
 import IncrementalJSON
 
 #if canImport(Glibc)
@@ -32,13 +35,10 @@ enum _ChunkOutcome: Equatable {
 /// Decodes the `bytes` member of `payload` into the start of `event`.
 /// - Complexity: O(`payload.count`).
 func _unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8], options: JSONParserOptions) -> _ChunkOutcome {
-    // Bedrock's own layout, {"bytes":"…"} or {"bytes":"…","p":"…"}, is
-    // recognised by memchr alone; a text that then fails to decode
-    // (an escape, say) is read again by the general scanner below.
-    if let range = _bedrockLayoutBytesMember(payload),
-       case .decoded(let count) = _decodeBase64(UnsafeRawBufferPointer(rebasing: payload[range]), into: &event) {
-        return .event(count: count)
-    }
+    // Bedrock's own layout, {"bytes":"…"} or {"bytes":"…","p":"…"}, in one
+    // pass; anything else (an escape, another member, bad base64) is read
+    // again by the general scanner below, which also says what is wrong.
+    if let count = _decodeBedrockLayout(payload, into: &event) { return .event(count: count) }
     var scanner = _ChunkScanner(bytes: payload)
     switch scanner.findBytesMember() {
     case .found(let range):
@@ -79,29 +79,33 @@ private func _decodedOrInvalid(_ text: [UInt8], into event: inout [UInt8]) -> _C
     }
 }
 
-/// The range of the `bytes` string when `payload` is exactly
-/// `{"bytes":"…"}` or `{"bytes":"…","p":"…"}` with no backslash in the
-/// padding, else nil (the general scanner then decides).
-/// - Complexity: O(`payload.count`), in memchr passes.
-func _bedrockLayoutBytesMember(_ payload: UnsafeRawBufferPointer) -> Range<Int>? {
-    let opening: StaticString = #"{"bytes":""#
-    let padding: StaticString = #","p":""#
+/// The event's length when `payload` is exactly `{"bytes":"<base64>"}` or
+/// `{"bytes":"<base64>","p":"<padding>"}` with no quote or backslash in the
+/// padding, decoded into the start of `event`; else nil (the general
+/// scanner then decides, and `event` holds nothing of value).
+/// - Complexity: O(`payload.count`), one pass over the base64 and one over the padding.
+@inline(__always)
+func _decodeBedrockLayout(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8]) -> Int? {
+    // `{"bytes":"` is 10 bytes: one 8-byte and one 2-byte compare (the
+    // words are the little-endian loads of `{"bytes"`, `:"`, `,"p"`, `"}`).
     let count = payload.count
-    guard let base = payload.baseAddress, count >= opening.utf8CodeUnitCount + 2,
-          memcmp(base, opening.utf8Start, opening.utf8CodeUnitCount) == 0 else { return nil }
-    let start = opening.utf8CodeUnitCount
-    guard let quote = memchr(base + start, 0x22, count - start) else { return nil }
-    let end = UnsafeRawPointer(quote) - base
-    let rest = end + 1
-    if rest == count - 1 { return payload[rest] == UInt8(ascii: "}") ? start..<end : nil }
-    let paddingStart = rest + padding.utf8CodeUnitCount
-    guard paddingStart + 2 <= count, memcmp(base + rest, padding.utf8Start, padding.utf8CodeUnitCount) == 0,
-          payload[count - 1] == UInt8(ascii: "}"), payload[count - 2] == 0x22 else { return nil }
-    // The padding's closing quote must be the one before the brace, with no escape in between.
-    let paddingLength = count - 2 - paddingStart
-    guard memchr(base + paddingStart, 0x22, paddingLength) == nil,
-          memchr(base + paddingStart, 0x5C, paddingLength) == nil else { return nil }
-    return start..<end
+    guard let base = payload.baseAddress, count >= 12,
+          UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) == 0x2273_6574_7962_227B,
+          UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt16.self)) == 0x223A,
+          let text = _decodeBase64String(UnsafeRawBufferPointer(rebasing: payload[10...]), into: &event) else { return nil }
+    let rest = 10 + text.length + 1  // past the closing quote
+    if rest == count - 1 { return payload[rest] == UInt8(ascii: "}") ? text.count : nil }
+    // `,"p":"` (6 bytes), the padding, `"}`.
+    let paddingStart = rest + 6
+    guard paddingStart + 2 <= count,
+          UInt32(littleEndian: base.loadUnaligned(fromByteOffset: rest, as: UInt32.self)) == 0x2270_222C,
+          UInt16(littleEndian: base.loadUnaligned(fromByteOffset: rest + 4, as: UInt16.self)) == 0x223A,
+          UInt16(littleEndian: base.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)) == 0x7D22,
+          // One pass: the padding's first quote or backslash is its closing
+          // quote. (The payload's bytes before the padding may be read.)
+          _json_string_plain_length(base + paddingStart, count - 1 - paddingStart, paddingStart) == count - 2 - paddingStart
+    else { return nil }
+    return text.count
 }
 
 struct _ChunkScanner {

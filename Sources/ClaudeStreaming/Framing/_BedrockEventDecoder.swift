@@ -79,7 +79,10 @@ struct _BedrockEventDecoder: Sendable {
                 case .chunk:
                     switch _unwrapChunk(message.payload, into: &decoded, options: options) {
                     case .event(let count):
-                        decoded.withUnsafeBytes { onEvent(UnsafeRawBufferPointer(rebasing: $0[0..<count]), end) }
+                        // Exclusive access, not a shared borrow: reading a captured
+                        // array through `withUnsafeBytes` retained and released its
+                        // storage around every event (two atomic operations each).
+                        decoded.withUnsafeMutableBytes { onEvent(UnsafeRawBufferPointer(rebasing: $0[0..<count]), end) }
                     case .invalid(let problem):
                         failure = .invalidChunk(problem, offset: message.streamOffset)
                     }
@@ -108,12 +111,20 @@ struct _BedrockEventDecoder: Sendable {
     static let _chunkHeaderBlock: StaticString =
         "\u{0B}:event-type\u{07}\u{00}\u{05}chunk\u{0D}:content-type\u{07}\u{00}\u{10}application/json\u{0D}:message-type\u{07}\u{00}\u{05}event"
 
+    @inline(__always)
     static func _kind(of message: borrowing AWSEventStreamMessageView) -> _Kind {
         let usual = _chunkHeaderBlock
         if message.headerBytes.count == usual.utf8CodeUnitCount, let base = message.headerBytes.baseAddress,
            memcmp(base, usual.utf8Start, usual.utf8CodeUnitCount) == 0 {
             return .chunk
         }
+        return _otherKind(of: message)
+    }
+
+    /// `_kind` for any header block but Bedrock's usual one, by lookups
+    /// (kept out of line: the hot path is the compare above).
+    @inline(never)
+    static func _otherKind(of message: borrowing AWSEventStreamMessageView) -> _Kind {
         let type = message.stringHeader(":message-type")
         if type == nil || _is(type, "event") {
             return _is(message.stringHeader(":event-type"), "chunk") ? .chunk : .otherEvent

@@ -1,4 +1,4 @@
-// Carry-less-multiplication folding for CRC-32 (IEEE, reflected 0xEDB88320).
+// CRC-32 (IEEE, reflected 0xEDB88320) by carry-less multiplication.
 // Our own C, used by AWSEventStream's CRC32 because Swift cannot emit
 // PCLMULQDQ. Pointer + length only; every load is inside p[0..<n].
 #ifndef CRC32_ACCELERATION_H
@@ -7,20 +7,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// 1 when this CPU has carry-less multiplication (x86_64 PCLMULQDQ), else 0.
+/// 1 when this CPU has carry-less multiplication and the byte shuffles the
+/// tail needs (x86_64 PCLMULQDQ, SSSE3, SSE4.1), else 0.
 int _crc32_fold_available(void);
 
-/// Folds the longest prefix of p[0..<n] whose length is a multiple of 16
-/// (at least 64 bytes; 0 when n < 64 or unavailable) into 16 bytes written
-/// to `folded`, with the CRC register `reg` (the state before the first
-/// byte, not inverted) already folded in. The raw CRC (register 0, no
-/// inversion) of `folded` equals the register after that prefix.
-/// Returns the prefix length.
-size_t _crc32_fold(uint32_t reg, const uint8_t *p, size_t n, uint8_t folded[16]);
+/// The CRC register after p[0..<n], starting from `reg` (the state before
+/// the first byte, not inverted), written to `*out`: folded 64 bytes per
+/// step, the tail shifted into the last lane, the lane reduced to 32 bits
+/// by Barrett reduction, no tables. Returns 1, or 0 with nothing written
+/// when n < 8 or the CPU lacks the instructions (asked once); the caller's
+/// table code then does the work.
+int _crc32_clmul(uint32_t reg, const void *p, size_t n, uint32_t *out);
 
-/// The four folding constants the code uses, for a test that derives them
-/// from the polynomial: x^575, x^511, x^191, x^127 mod P, each bit-reflected
-/// into the top 32 bits of a 64-bit lane.
-void _crc32_fold_constants(uint64_t out[4]);
+/// The twelve constants the code uses, for a test that derives them from
+/// the polynomial: x^575, x^511, x^447, x^383, x^319, x^255, x^191, x^127,
+/// x^95, x^63 mod P, then floor(x^64 / P) and P itself, each bit-reflected
+/// into a 64-bit lane (bit i standing for x^(63-i)).
+void _crc32_clmul_constants(uint64_t out[12]);
 
 #endif
