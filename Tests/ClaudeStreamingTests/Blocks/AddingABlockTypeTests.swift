@@ -197,7 +197,9 @@ import Testing
     /// could inherit) and stdin from /dev/null; killed after 15 minutes.
     static func run(_ arguments: [String], in folder: URL) async throws -> (status: Int32, output: String) {
         let log = folder.appendingPathComponent("log-\(UUID().uuidString).txt")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: log.path])
+        }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = Process()
