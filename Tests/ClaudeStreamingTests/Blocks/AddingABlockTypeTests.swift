@@ -11,7 +11,7 @@
 // come out whole.
 //
 // The copy builds in a scratch folder of its own with the toolchain's
-// `swift build` (about a minute on two cores); no network is used.
+// `swift build` (25 s alone on two cores), niced; no network is used.
 
 import Foundation
 import Testing
@@ -154,7 +154,9 @@ import Testing
         #expect(touched.changed["Blocks/ContentBlock.swift"] == 3)
 
         // It builds, and the widget streams whole.
-        let build = try await Self.run(["swift", "build", "--package-path", scratch.path, "--product", "widget-demo"], in: scratch)
+        // At the lowest priority: the timing tests that run beside it measure
+        // CPU time, which a compiler on the other core inflates.
+        let build = try await Self.run(["nice", "-n", "19", "swift", "build", "--package-path", scratch.path, "--product", "widget-demo"], in: scratch)
         #expect(build.status == 0, "the copy with the widget did not build:\n\(build.output.suffix(4000))")
         guard build.status == 0 else { return }
         let binary = try await Self.run(["swift", "build", "--package-path", scratch.path, "--show-bin-path"], in: scratch)
