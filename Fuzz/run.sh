@@ -25,6 +25,10 @@ build() {
     local target="$1"
     echo "== building fuzz-$target (release, fuzzer + address sanitizer)"
     # The targets are products of the fuzz package (Fuzz/Package.swift), not of the root.
+    # SwiftPM (6.3) keeps the build plan of a path dependency even when files
+    # were added to it since, and then fails on names it cannot find; dropping
+    # the plan makes it plan again (compiled objects are kept).
+    rm -f "$scratch/release.yaml"
     swift build -c release --package-path "$root/Fuzz" --product "fuzz-$target" \
         --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
         --scratch-path "$scratch"

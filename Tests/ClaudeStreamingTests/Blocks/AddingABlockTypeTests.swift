@@ -94,6 +94,7 @@ import Testing
 
         let package = Package(
             name: "widget-example",
+            platforms: [.macOS(.v15)],
             targets: [
                 .target(name: "ServerSentEvents"),
                 .target(name: "_CRC32Acceleration"),
