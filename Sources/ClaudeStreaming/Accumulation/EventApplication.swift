@@ -23,7 +23,7 @@ extension _AccumulatorState {
         case "message_delta":
             try applyMessageDelta(event)
         case "message_stop":
-            try requireStreaming("message_stop")
+            try phase.requireStreaming("message_stop")
             current?.isComplete = true
             phase = .stopped
             if let current { completed.append(current) }
@@ -52,21 +52,6 @@ extension _AccumulatorState {
         return index
     }
 
-    /// Checks the phase alone: a non-mutating method of the whole state,
-    /// called from a mutating one, copied all of it (~650 bytes) per delta.
-    private func requireStreaming(_ what: String) throws(_EventFailure) {
-        try Self._requireStreaming(phase, what)
-    }
-
-    @inline(__always)
-    private static func _requireStreaming(_ phase: Phase, _ what: String) throws(_EventFailure) {
-        switch phase {
-        case .streaming: return
-        case .beforeMessage: throw .violation("\(what) before message_start")
-        case .stopped: throw .violation("\(what) after message_stop")
-        }
-    }
-
     private mutating func startMessage(_ message: JSONValue?) throws(_EventFailure) {
         guard let message, message.objectValue != nil else { throw .violation("message_start without a message object") }
         switch phase {
@@ -89,7 +74,7 @@ extension _AccumulatorState {
     }
 
     private mutating func startBlock(at index: Int, _ json: JSONValue?) throws(_EventFailure) {
-        try requireStreaming("content_block_start")
+        try phase.requireStreaming("content_block_start")
         guard let json, json.objectValue != nil else { throw .violation("content_block_start \(index) without a content_block object") }
         // A start always appends: its block is routed by its position, which
         // is what later deltas name. Recorded streams exist whose start
@@ -103,12 +88,12 @@ extension _AccumulatorState {
     }
 
     private mutating func stopBlock(at index: Int) throws(_EventFailure) {
-        try requireStreaming("content_block_stop")
+        try phase.requireStreaming("content_block_stop")
         guard streaming.stop(at: index, in: &current) else { throw .violation("content_block_stop for index \(index), which is not open") }
     }
 
     private mutating func applyMessageDelta(_ event: JSONValue) throws(_EventFailure) {
-        try requireStreaming("message_delta")
+        try phase.requireStreaming("message_delta")
         try countMessageBytes(eventDataBytes)
         if let delta = event["delta"]?.objectValue {
             for (key, value) in delta.entries {
@@ -147,7 +132,7 @@ extension _AccumulatorState {
             }
             return
         }
-        try requireStreaming("content_block_delta")
+        try phase.requireStreaming("content_block_delta")
         // Kept (or, for a known block, skipped) whole: the event's bytes count.
         try countMessageBytes(eventDataBytes)
         // The block's kind applies it (its `_deltas` table); see Blocks/ContentBlockKind.swift.
@@ -160,7 +145,7 @@ extension _AccumulatorState {
 
     /// Applies a text, JSON, thinking or signature delta.
     mutating func applyDelta(_ kind: _HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(_EventFailure) {
-        try Self._requireStreaming(phase, "content_block_delta")
+        try phase.requireStreaming("content_block_delta")
         try countMessageBytes(payload.count)
         // Only text deltas can be structured output; the others skip the lookup.
         let structured = kind == .text && options.structuredOutput.includes(index)
@@ -208,5 +193,19 @@ extension _AccumulatorState {
         }
         if let failure { throw failure }
         guard found == true else { throw .violation("content_block_delta for index \(index), which is not open") }
+    }
+}
+
+extension _AccumulatorState.Phase {
+    /// Throws unless a message is streaming. A method of the phase, not of
+    /// the state: a non-mutating method of the whole state, called from a
+    /// mutating one, copied all of it (648 bytes) on every delta.
+    @inline(__always)
+    func requireStreaming(_ what: String) throws(_EventFailure) {
+        switch self {
+        case .streaming: return
+        case .beforeMessage: throw .violation("\(what) before message_start")
+        case .stopped: throw .violation("\(what) after message_stop")
+        }
     }
 }
