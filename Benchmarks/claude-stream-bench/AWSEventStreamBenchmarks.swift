@@ -103,14 +103,7 @@ enum AWSEventStreamBenchmarks {
     /// Median process CPU time of `body` in seconds, after one untimed warm-up.
     static func cpuMeasure(_ context: BenchmarkContext, _ body: () -> Void) -> Double {
         body()
-        var times: [Double] = []
-        for _ in 0..<context.repetitions {
-            let start = cpuSeconds()
-            body()
-            times.append(cpuSeconds() - start)
-        }
-        times.sort()
-        return max(times[times.count / 2], 1e-9)
+        return median((0..<context.repetitions).map { _ in cpuTime(body) })
     }
 
     /// Median CPU time of `first` and of `second`, measured in alternation
@@ -120,23 +113,28 @@ enum AWSEventStreamBenchmarks {
         first()
         second()
         var firstTimes: [Double] = [], secondTimes: [Double] = []
-        func time(_ body: () -> Void) -> Double {
-            let start = cpuSeconds()
-            body()
-            return cpuSeconds() - start
-        }
         for round in 0..<(2 * context.repetitions) {
             if round % 2 == 0 {
-                firstTimes.append(time(first))
-                secondTimes.append(time(second))
+                firstTimes.append(cpuTime(first))
+                secondTimes.append(cpuTime(second))
             } else {
-                secondTimes.append(time(second))
-                firstTimes.append(time(first))
+                secondTimes.append(cpuTime(second))
+                firstTimes.append(cpuTime(first))
             }
         }
-        firstTimes.sort()
-        secondTimes.sort()
-        return (max(firstTimes[firstTimes.count / 2], 1e-9), max(secondTimes[secondTimes.count / 2], 1e-9))
+        return (median(firstTimes), median(secondTimes))
+    }
+
+    /// The process CPU seconds one run of `body` takes.
+    static func cpuTime(_ body: () -> Void) -> Double {
+        let start = cpuSeconds()
+        body()
+        return cpuSeconds() - start
+    }
+
+    /// The median of `times`, at least 1 ns (a ratio's denominator).
+    static func median(_ times: [Double]) -> Double {
+        max(times.sorted()[times.count / 2], 1e-9)
     }
 
     static func cpuSeconds() -> Double {
