@@ -1,8 +1,9 @@
 // The inside of a JSON string up to its first '"' or '\', 16 bytes per
 // step: the one pass Bedrock's chunk decoder makes over the padding member
 // that follows the base64 (two memchr calls, one per character, cost more
-// on strings of a few dozen bytes; a byte loop more on the shortest ones). SSE2 is part of x86_64 itself, so there
-// is no CPU check; other CPUs take the byte loop.
+// on strings of a few dozen bytes; a byte loop more on the shortest ones).
+// SSE2 is part of x86_64 itself, so there is no CPU check; other CPUs take
+// the byte loop.
 
 #include "_Base64Acceleration.h"
 

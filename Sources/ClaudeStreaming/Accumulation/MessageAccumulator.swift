@@ -11,7 +11,8 @@
 //                                  └─ no ──► JSONValue.parse ─► apply by `type`
 //
 // State the snapshot does not need (the SSE parser, the block being
-// streamed with its incremental JSON parser, the scanner's buffer) stays here; the snapshot holds only shared, append-only storage.
+// streamed with its incremental JSON parser, the scanner's buffer) stays
+// here; the snapshot holds only shared, append-only storage.
 // After the first failure the accumulator is stopped: every later call
 // reports the same error, which carries the snapshot built before it.
 

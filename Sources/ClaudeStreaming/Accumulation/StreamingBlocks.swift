@@ -8,9 +8,9 @@
 // parser sit here, in `_StreamingBlocks`, and nowhere else. After each
 // append the bytes and value are published into the snapshot's
 // ``ContentList`` in one place (the end of `append`), which shows them over
-// the block when it is read; they
-// are written into the block itself only when the block stops, another block
-// goes live, or something else must change the block (`retire`).
+// the block when it is read; they are written into the block itself only
+// when the block stops, another block goes live, or something else must
+// change the block (`retire`).
 //
 // Blocks may interleave, so a JSON block that stops being live keeps its
 // parser here, parked by index, until it streams again or stops.

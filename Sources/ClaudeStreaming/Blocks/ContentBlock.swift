@@ -12,7 +12,8 @@
 // Each type's behaviour is in its own file (TextBlock.swift, …; see
 // ContentBlockKind.swift). This file is where the types are registered: a
 // type is its public case below, its line in `_visit`, and its entry in
-// `_kinds`. Nothing else in the package lists them.
+// `_kinds`. Code that treats a type specially (live streaming, the
+// renderer) names that type; none of it has to list every type.
 
 public import IncrementalJSON
 

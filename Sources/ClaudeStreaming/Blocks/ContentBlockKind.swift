@@ -3,30 +3,34 @@
 // Every block type is a struct that conforms to `_ContentBlockKind`, in a
 // file of its own: how it is typed from its start object, which non-hot
 // deltas it takes, what stopping does to it, its API JSON and its one-line
-// description. `ContentBlock` knows the types only in two places, both in
-// ContentBlock.swift: the public case (what users switch on) and the line
-// that registers the type (`_kinds`, whose one switch maps a case to its
-// kind). Everything else about a block goes through its kind.
+// description. `ContentBlock` names the types in three lines each, all in
+// ContentBlock.swift: the public case (what users switch on), its line in
+// `_visit` (the one switch from a case to its kind) and its entry in
+// `_kinds` (what `fromStart` asks). Everything else goes through the kind.
 //
-// Worked example: a made-up `widget` block whose `widget_delta`s add to a
-// count (Tests/ClaudeStreamingTests/Blocks/AddingABlockTypeTests.swift
+// Worked example: a made-up `widget` block whose `widget_delta`s each add a
+// part (Tests/ClaudeStreamingTests/Blocks/AddingABlockTypeTests.swift
 // builds a copy of the package with exactly this and counts the edits):
 //
 //     // Blocks/WidgetBlock.swift, the one new file
-//     public struct WidgetBlock: _ContentBlockKind {
+//     public struct WidgetBlock: Sendable, Hashable {
 //         public var start: JSONValue
+//         public internal(set) var parts: [String]
 //         public internal(set) var isComplete: Bool
-//         public internal(set) var count = 0
+//     }
+//     extension WidgetBlock: _ContentBlockKind {
 //         static let _types: Set<String> = ["widget"]
-//         static let _deltas: [String: _Delta<Self>] = ["widget_delta": .init { $0.count += 1 }]
+//         static let _deltas: [String: _Delta<Self>] = ["widget_delta": _Delta(_addPart)]
 //         init(_start start: JSONValue, type: String, isComplete: Bool) { … }
 //         var _wrapped: ContentBlock { .widget(self) }
-//         var _detail: String { "\(count) deltas" }
+//         var _detail: String { "\(parts.count) parts" }
+//         private static func _addPart(_ block: inout WidgetBlock, _ delta: JSONValue) { … }
 //     }
 //
-//     // ContentBlock.swift: the case, and its line in `_kinds`
+//     // ContentBlock.swift: the case, its `_visit` line, its `_kinds` entry
 //     case widget(WidgetBlock)
 //     case .widget(let b): reader.read(b)
+//     WidgetBlock.self,
 //
 // The dispatch is generic, not existential: `_visit` calls a reader's
 // generic method with the concrete block, which the optimiser specialises,
