@@ -20,6 +20,8 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictingThinking
     /// Two tools with one name.
     case duplicateToolName(String)
+    /// `tool_choice` names a tool the request does not declare.
+    case undeclaredToolChoice(String)
     /// A Bedrock or Vertex endpoint that cannot form a URL (region, project).
     case invalidEndpoint(String)
 
@@ -43,6 +45,8 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
             "adaptive thinking and a manual thinking budget cannot both be set"
         case .duplicateToolName(let name):
             "two tools are named '\(name)'"
+        case .undeclaredToolChoice(let name):
+            "tool_choice names the tool '\(name)', which the request does not declare"
         case .invalidEndpoint(let what):
             "invalid endpoint: \(what)"
         }

@@ -109,6 +109,10 @@ public enum RequestEncoder {
         for tool in request.tools {
             if let name = tool.name, !names.insert(name).inserted { throw .duplicateToolName(name) }
         }
+        if case .tool(let chosen) = request.toolChoice?.mode,
+           !names.contains(chosen), !request.serverTools.contains(where: { $0.kind.rawValue == chosen }) {
+            throw .undeclaredToolChoice(chosen)
+        }
         try _checkChain(request, [request.model] + request.fallbacks.models)
     }
 

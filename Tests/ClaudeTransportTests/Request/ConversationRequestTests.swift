@@ -64,8 +64,20 @@ private let weatherSchema = JSONSchema.object([
         #expect(refusal(MessageRequest(model: .opus5, messages: [.user("x")], tools: [.client(a), .client(a)])) == .duplicateToolName("a"))
     }
 
+    @Test func toolChoiceNamingAnUndeclaredToolIsRefused() {
+        let get = ToolDefinition.client(ClientToolDefinition(name: "get", inputSchemaJSON: .object([("type", .string("object"))])))
+        #expect(refusal(MessageRequest(model: .opus5, messages: [.user("x")], tools: [get], toolChoice: ToolChoice(.tool("nosuch"))))
+            == .undeclaredToolChoice("nosuch"))
+        #expect(refusal(MessageRequest(model: .opus5, messages: [.user("x")], tools: [get], toolChoice: ToolChoice(.tool("get")))) == nil)
+        #expect(refusal(MessageRequest(model: .opus5, messages: [.user("x")], serverTools: [.webSearch()],
+                                       toolChoice: ToolChoice(.tool("web_search")))) == nil)
+    }
+
     @Test func toolChoiceEveryMode() throws {
-        func choice(_ c: ToolChoice) throws -> JSONValue? { try body(MessageRequest(model: .opus5, messages: [.user("x")], toolChoice: c))["tool_choice"] }
+        let weather = ToolDefinition.client(ClientToolDefinition(name: "weather", inputSchemaJSON: .object([("type", .string("object"))])))
+        func choice(_ c: ToolChoice) throws -> JSONValue? {
+            try body(MessageRequest(model: .opus5, messages: [.user("x")], tools: [weather], toolChoice: c))["tool_choice"]
+        }
         #expect(try choice(ToolChoice(.auto))?.compactJSON == #"{"type":"auto"}"#)
         #expect(try choice(ToolChoice(.any, disableParallelToolUse: true))?.compactJSON == #"{"type":"any","disable_parallel_tool_use":true}"#)
         #expect(try choice(ToolChoice(.none, disableParallelToolUse: true))?.compactJSON == #"{"type":"none"}"#)
