@@ -73,6 +73,8 @@ let package = Package(
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "_Base64Acceleration", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),
+        // `chat` as a process against the Python servers of the transport and session tests.
+        .testTarget(name: "ChatCommandTests", dependencies: ["claude-stream", "IncrementalJSON", "ClaudeSession"], swiftSettings: strict),
         .testTarget(name: "ClaudeSessionTests", dependencies: ["ClaudeSession"], resources: [.copy("Server")], swiftSettings: strict),
         .testTarget(
             name: "ClaudeTransportTests", dependencies: ["ClaudeTransport", "FuzzProperties"], resources: [.copy("Server")], swiftSettings: strict),

@@ -42,6 +42,9 @@ enum ChatCommand {
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
+        // First of all: the credentials leave the process environment (and the
+        // bytes /proc shows), so no tool can find them there.
+        let environment = CredentialEnvironment.capture()
         let options: ChatOptions
         do throws(ChatUsageError) { options = try ChatOptions.parse(arguments) } catch {
             CLIOutput.standardError("chat: \(error.message)\n" + usage)
@@ -49,10 +52,14 @@ enum ChatCommand {
         }
         // A tool that exits without reading its input must not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        var conversation: ChatConversation
+        let conversation: ChatConversation
         do throws(ChatFiles.Failure) { conversation = try start(options) } catch {
             CLIOutput.standardError("chat: \(error.message)")
             return error.status
+        }
+        if let problem = ChatRequestCheck.problem(conversation, options) {
+            CLIOutput.standardError("chat: \(problem)")
+            return 64
         }
         let baseURL: URL?
         if let base = options.baseURL {
@@ -64,8 +71,8 @@ enum ChatCommand {
         } else {
             baseURL = nil
         }
-        let environment = ProcessInfo.processInfo.environment
         var configuration: ClientConfiguration
+        var secrets: [String] = []
         if var endpoint = options.endpoint {
             // Checked before anything is sent: the name of the variable, never its value.
             guard let credentials = endpoint.credentials(from: environment) else {
@@ -78,43 +85,55 @@ enum ChatCommand {
             configuration = ClientConfiguration(credentials: Credentials.apiKeyFromEnvironment(environment))
             if let baseURL { configuration.baseURL = baseURL }
         }
+        for name in CredentialEnvironment.scrubbed { if let value = environment[name], !value.isEmpty { secrets.append(value) } }
         configuration.retryPolicy = RetryPolicy(maxRetries: 0)
-        var run = ChatRun(options: options, configuration: configuration,
+        let tools = ShellToolSettings(
+            environment: environment,
+            limits: ToolProcessLimits(timeout: .milliseconds(Int64(options.toolTimeout * 1000))),
+            slots: ToolSlots(options.toolConcurrency), redactor: SecretRedactor(secrets: secrets))
+        let run = ChatRun(options: options, configuration: configuration, tools: tools,
                           deadline: options.timeout.map { ContinuousClock.now + .seconds($0) })
 
         if let prompt = options.prompt {
-            return await run.exchange(&conversation, prompt: prompt)
+            return await run.interruptible(conversation, prompt: prompt).status
         }
         if isatty(0) == 1 {
             var status: Int32 = 0
-            while true {
+            var current = conversation
+            while !RunInterruption.isStopped {
                 CLIOutput.standardError("> ")
                 guard let line = readLine(), !line.isEmpty else { break }
-                status = await run.exchange(&conversation, prompt: line)
+                (status, current) = await run.interruptible(current, prompt: line)
             }
             return status
         }
         if conversation.messages.last?["role"]?.stringValue == "user" {
-            return await run.exchange(&conversation, prompt: nil)
+            return await run.interruptible(conversation, prompt: nil).status
         }
         let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         guard !input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             CLIOutput.standardError("chat: missing PROMPT (and nothing on stdin)\n" + usage)
             return 64
         }
-        return await run.exchange(&conversation, prompt: input)
+        return await run.interruptible(conversation, prompt: input).status
     }
 
     /// The conversation to continue: the transcript if it exists, else
     /// `--request`, else empty; then the flags written over it.
     static func start(_ options: ChatOptions) throws(ChatFiles.Failure) -> ChatConversation {
         var body: JSONValue = .object([])
-        if let path = options.transcriptPath, let saved = try ChatFiles.json(path, "a transcript (a request body)", mustExist: false) {
+        let saved: JSONValue?
+        do throws(TranscriptFile.Failure) { saved = try options.transcriptPath.flatMap(TranscriptFile.read) } catch {
+            throw ChatFiles.Failure(message: error.message, status: error.status)
+        }
+        if let saved {
             body = saved
         } else if let path = options.requestPath, let given = try ChatFiles.json(path, "a JSON request body") {
+            if let problem = TranscriptFile.shapeProblem(given) {
+                throw ChatFiles.Failure(message: "\(path) is not a request body: \(problem)", status: 65)
+            }
             body = given
         }
-        guard body.objectValue != nil else { throw ChatFiles.Failure(message: "the request body is not a JSON object", status: 65) }
         var conversation = ChatConversation(body: body)
         if let model = options.model { conversation["model"] = .string(model) }
         if conversation["model"] == nil { conversation["model"] = .string(ClaudeModel.opus5.id) }
@@ -130,130 +149,24 @@ enum ChatCommand {
             }
             conversation["tools"] = tools
         }
-        if options.search {
-            var tools = Array(conversation["tools"]?.arrayValue ?? JSONArray())
-            if !tools.contains(where: { $0["name"]?.stringValue == "web_search" }) {
-                tools.append(.object([("type", .string("web_search_20250305")), ("name", .string("web_search"))]))
-            }
-            conversation["tools"] = .array(tools)
+        // `--tool NAME=COMMAND` declares its tool: the definition from --tools
+        // (or the request) when one names it, else an open object schema.
+        var tools = Array(conversation["tools"]?.arrayValue ?? JSONArray())
+        for tool in options.toolCommands where !tools.contains(where: { $0["name"]?.stringValue == tool.name }) {
+            tools.append(.object([("name", .string(tool.name)), ("input_schema", .object([("type", .string("object"))]))]))
         }
+        if options.search, !tools.contains(where: { $0["name"]?.stringValue == "web_search" }) {
+            tools.append(.object([("type", .string("web_search_20250305")), ("name", .string("web_search"))]))
+        }
+        if !tools.isEmpty { conversation["tools"] = .array(tools) }
         if let choice = options.toolChoice { conversation["tool_choice"] = choice.json }
         var outputConfig = conversation["output_config"] ?? .object([])
         if let effort = options.effort { outputConfig = outputConfig._replacingFields([("effort", .string(effort))]) }
-        if let path = options.schemaPath, let schema = try ChatFiles.json(path, "a JSON schema") {
+        if let schema = try options.schemaPath.flatMap({ path throws(ChatFiles.Failure) in try ChatFiles.json(path, "a JSON schema") }) {
             outputConfig = outputConfig._replacingFields([("format", .object([("type", .string("json_schema")), ("schema", schema)]))])
         }
         if outputConfig.objectValue?.isEmpty == false { conversation["output_config"] = outputConfig }
         return conversation
-    }
-}
-
-/// One run of the loop: requests, tools, output, the transcript file.
-struct ChatRun {
-    let options: ChatOptions
-    let configuration: ClientConfiguration
-    let deadline: ContinuousClock.Instant?
-
-    /// Sends `prompt` (nil: the conversation as it is) and runs the loop.
-    mutating func exchange(_ conversation: inout ChatConversation, prompt: String?) async -> Int32 {
-        // The state after the last complete step: what the transcript keeps if a request fails.
-        var committed = conversation
-        defer { save(committed) }
-        var user: [JSONValue] = conversation.unansweredToolCalls.map(answer)
-        if let prompt { user.append(.object([("type", .string("text")), ("text", .string(prompt))])) }
-        conversation.appendUser(user)
-        if prompt == nil, !user.isEmpty { committed = conversation }
-
-        var requests = 0
-        while true {
-            requests += 1
-            let outcome = await send(conversation)
-            guard case .success(let message) = outcome else {
-                if case .failure(let status) = outcome { return status }
-                return 3
-            }
-            conversation.appendResponse(message)
-            committed = conversation
-            switch message.stopReason {
-            case "tool_use":
-                let calls = message.content.compactMap { block -> ToolUseBlock? in
-                    if case .toolUse(let call) = block, call.kind == .toolUse { return call }
-                    return nil
-                }
-                guard !calls.isEmpty, calls.allSatisfy({ options.toolCommands[$0.name] != nil }) else { return 0 }
-                if requests >= options.maxTurns {
-                    CLIOutput.standardError("chat: stopped after \(requests) requests (--max-turns) with \(calls.count) tool call(s) pending")
-                    return 4
-                }
-                conversation.appendUser(calls.map { call in
-                    let tool = options.toolCommands[call.name]
-                    return ChatTools.run(call, command: tool?.command ?? "", json: tool?.json ?? false)
-                })
-                committed = conversation
-            case "pause_turn":
-                if requests >= options.maxTurns {
-                    CLIOutput.standardError("chat: stopped after \(requests) requests (--max-turns) at pause_turn")
-                    return 0
-                }
-            default:
-                return 0
-            }
-        }
-    }
-
-    /// The result for a call left unanswered by an earlier run.
-    func answer(_ call: JSONValue) -> JSONValue {
-        let id = call["id"]?.stringValue ?? ""
-        let name = call["name"]?.stringValue ?? ""
-        guard let tool = options.toolCommands[name] else { return ChatTools.notRun(id, name: name) }
-        return ChatTools.run(id: id, name: name, input: call["input"] ?? .object([]), inputError: nil, command: tool.command, json: tool.json)
-    }
-
-    enum Outcome {
-        case success(MessageSnapshot)
-        case failure(Int32)
-    }
-
-    /// Streams one request, rendering it; the final message or the exit status.
-    func send(_ conversation: ChatConversation) async -> Outcome {
-        var configuration = self.configuration
-        if let deadline {
-            let left = deadline - ContinuousClock.now
-            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-            guard seconds > 0 else {
-                CLIOutput.standardError("chat: --timeout \(options.timeout ?? 0) s reached")
-                return .failure(3)
-            }
-            configuration.overallTimeout = seconds
-        }
-        let client = MessagesClient(configuration: configuration)
-        var renderer = SnapshotRenderer(isTerminal: isatty(1) == 1)
-        var last: MessageSnapshot?
-        do throws(TransportError) {
-            for try await snapshot in try client.stream(encoded: EncodedRequest(rawBody: conversation.body)) {
-                last = snapshot
-                if !options.finalJSON { renderer.render(snapshot) }
-            }
-            guard let last else {
-                CLIOutput.standardError("chat: the stream ended without a message")
-                return .failure(3)
-            }
-            if options.finalJSON { CLIOutput.standardOutput(last.messageJSON().compactJSON) } else { renderer.finish(last) }
-            return .success(last)
-        } catch {
-            if let partial = error.snapshot ?? last {
-                if options.finalJSON { CLIOutput.standardOutput(partial.messageJSON().compactJSON) } else { renderer.finish(partial, note: "incomplete") }
-            }
-            CLIOutput.standardError("chat: \(error)")
-            return .failure(ChatCommand.exitStatus(for: error))
-        }
-    }
-
-    func save(_ conversation: ChatConversation) {
-        guard let path = options.transcriptPath else { return }
-        do throws(ChatFiles.Failure) { try ChatFiles.write(conversation.fileBytes, to: path) } catch {
-            CLIOutput.standardError("chat: \(error.message)")
-        }
     }
 }
 

@@ -9,7 +9,7 @@ import ClaudeStreaming
 import Foundation
 import IncrementalJSON
 
-struct ChatConversation {
+struct ChatConversation: Sendable {
     /// Every field but `messages` and `stream`, in their order.
     var fields: [(String, JSONValue)]
     var messages: [JSONValue]
@@ -61,13 +61,6 @@ struct ChatConversation {
         return (last["content"]?.arrayValue ?? JSONArray()).filter { $0["type"]?.stringValue == "tool_use" }
     }
 
-    /// The body as JSON text, for the transcript file.
-    var fileBytes: [UInt8] {
-        var bytes: [UInt8] = []
-        body.encodeCompact(into: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
-    }
 }
 
 enum ChatFiles {
@@ -79,11 +72,9 @@ enum ChatFiles {
 
     /// The bytes of `path`, or nil when it does not exist.
     static func read(_ path: String) throws(Failure) -> [UInt8]? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(message: "cannot read \(path)", status: 66)
+        do throws(TranscriptFile.Failure) { return try TranscriptFile.contents(path) } catch {
+            throw Failure(message: error.message, status: error.status)
         }
-        return Array(data)
     }
 
     /// The JSON in `path`; `what` says what it should be, for the message.
@@ -94,12 +85,6 @@ enum ChatFiles {
         }
         do throws(JSONParseError) { return try JSONValue.parse(bytes) } catch {
             throw Failure(message: "\(path) is not \(what): \(error)", status: 65)
-        }
-    }
-
-    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
-        do { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw Failure(message: "cannot write \(path): \(error.localizedDescription)", status: 73)
         }
     }
 }
