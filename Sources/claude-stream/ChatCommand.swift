@@ -4,14 +4,16 @@
 // with --vertex from CLOUDSDK_AUTH_ACCESS_TOKEN) and is never printed nor
 // given to a tool.
 //
-// Exit codes: 0 the conversation stopped normally (also at a called tool
-// without a command); 4 it stopped at --max-turns with tool calls pending;
-// 3 a response ended early (stream stopped before `message_stop`, the
-// connection dropped, a timeout; the partial message is still shown); 1 a
-// protocol error or an `error` event mid-stream; 2 the request failed before
-// the stream (HTTP error, missing key, network), with the typed error on
-// stderr; 64 bad usage; 65 an input file that is not valid; 66 one that
-// cannot be read; 73 the transcript cannot be written.
+// Exit codes (also in --help and README.md): 0 the conversation stopped
+// normally (also at a called tool without a command); 1 a protocol error or
+// an `error` event mid-stream; 2 the request failed before the stream (HTTP
+// error, missing key, network), with the typed error on stderr; 3 a
+// response ended early (stream stopped before `message_stop`, the
+// connection dropped, --timeout; the partial message is still shown); 4 it
+// stopped at --max-turns with tool calls pending or at `pause_turn`; 64 bad
+// usage or a request the library refuses; 65 an input file or transcript
+// that is not valid; 66 one that cannot be read; 73 the transcript cannot
+// be written; 128+N stopped by signal N (130 SIGINT, 143 SIGTERM).
 
 import ClaudeStreaming
 import ClaudeTransport
@@ -26,19 +28,56 @@ import Darwin
 
 enum ChatCommand {
     static let usage = """
-        usage: claude-stream chat [PROMPT] [--request FILE] [--tools FILE] [--tool NAME=COMMAND]
-                                  [--tool-json NAME=COMMAND] [--tool-choice auto|any|none|tool:NAME]
-                                  [--max-turns N] [--transcript FILE] [--final-json] [--timeout SECONDS]
-                                  [--model ID] [--system TEXT] [--effort LEVEL] [--search] [--schema FILE]
-                                  [--base-url URL] [--max-tokens N]
-                                  [--bedrock REGION | --vertex PROJECT/REGION]
-        With no PROMPT and a terminal on stdin: an interactive chat (an empty line ends it).
-        The key comes from ANTHROPIC_API_KEY; with --bedrock REGION (Amazon Bedrock) a Bedrock API
-        key from AWS_BEARER_TOKEN_BEDROCK, with --vertex PROJECT/REGION (Google Vertex AI) an access
-        token from CLOUDSDK_AUTH_ACCESS_TOKEN (e.g. $(gcloud auth print-access-token)). There
-        --model takes the cloud's ID (us.anthropic.claude-opus-4-6-v1:0, claude-haiku-4-5@20251001)
-        or a first-party one, mapped (claude-opus-4-6 -> anthropic.claude-opus-4-6-v1:0 on Bedrock);
-        --base-url replaces the cloud's host.
+        usage: claude-stream chat [PROMPT] [options]
+        A streamed conversation with Claude; client tools run as shell commands. With no PROMPT and
+        a terminal on stdin: an interactive chat (an empty line ends it); else the prompt is stdin.
+
+        The request
+          --model ID             model (default claude-opus-5); on a cloud its ID or a first-party one, mapped
+          --system TEXT          the system prompt
+          --max-tokens N         max_tokens (default 4096; 1 to 1048576)
+          --effort LEVEL         output_config.effort: low, medium, high, xhigh or max, if the model accepts it
+          --schema FILE          structured output: the answer follows the JSON schema in FILE
+          --search               adds the web search server tool
+          --request FILE         a Messages API request body to start from (fields chat does not know are sent
+                                 as given; `messages` is the history to continue)
+          --base-url URL         another host (a proxy, a test server)
+          --bedrock REGION       Amazon Bedrock; key from AWS_BEARER_TOKEN_BEDROCK
+          --vertex PROJECT/REGION  Google Vertex AI; token from CLOUDSDK_AUTH_ACCESS_TOKEN
+                                 (e.g. $(gcloud auth print-access-token))
+        Tools
+          --tool NAME=COMMAND    a client tool run as `/bin/sh -c COMMAND`: the call's input JSON on stdin,
+                                 CLAUDE_TOOL_USE_ID and CLAUDE_TOOL_NAME in its environment (no credential);
+                                 stdout (one trailing newline dropped) is the result. It declares the tool:
+                                 its definition comes from --tools when that names it, else it takes any
+                                 JSON object. A non-zero exit sends its status and the end of its stderr
+                                 as an error result.
+          --tool-json NAME=COMMAND  the same, stdout is one JSON value: a string or an array of content
+                                 blocks is the result itself, any other value is sent as its JSON text
+          --tools FILE           a JSON array of tool definitions, as the API takes them:
+                                 [{"name":"get","description":"…","input_schema":{"type":"object",…}}, …]
+                                 (server tools such as {"type":"text_editor_20250728","name":…} too)
+          --tool-choice MODE     auto, any, none or tool:NAME (NAME must be declared)
+          --tool-timeout SECONDS a tool's process group gets SIGTERM then SIGKILL after this (default 120)
+          --tool-concurrency N   tool processes at once (default 4, at most 64); calls past it wait
+          --max-turns N          requests one prompt may make (default 10; 1 to 1000)
+        The run
+          --transcript FILE      the conversation, read at the start and saved after every complete round
+                                 (an API request body; created 0600, mode and symlinks kept)
+          --final-json           print each final message as one JSON line instead of rendering it
+          --timeout SECONDS      bound on the whole run, tools included
+
+        Exit codes
+          0    the conversation stopped normally (also at a called tool that has no command)
+          1    a protocol error or an `error` event mid-stream
+          2    the request failed before the stream (HTTP error, missing key, network)
+          3    a response ended early (stream cut, connection lost, --timeout); the partial message is shown
+          4    stopped at --max-turns with tool calls pending or at pause_turn (the answer is unfinished)
+          64   bad usage, or a request the API would refuse (checked before anything is sent)
+          65   an input file or the transcript is not valid (the transcript is then left as it is)
+          66   an input file cannot be read
+          73   the transcript cannot be written
+          130  stopped by SIGINT (143 by SIGTERM); the transcript keeps the completed rounds
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -52,6 +91,7 @@ enum ChatCommand {
         }
         // A tool that exits without reading its input must not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        ToolReaper.becomeSubreaper()
         let conversation: ChatConversation
         do throws(ChatFiles.Failure) { conversation = try start(options) } catch {
             CLIOutput.standardError("chat: \(error.message)")

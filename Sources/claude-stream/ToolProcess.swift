@@ -72,6 +72,24 @@ enum LiveToolGroups {
     }
 }
 
+/// Makes chat a child subreaper (Linux): a tool's orphans, killed with its
+/// group, are then reparented to chat and reaped by it, instead of going to
+/// an init that may never reap them (a container's), where they would stay
+/// zombies of the group.
+enum ToolReaper {
+    static func becomeSubreaper() {
+        #if os(Linux)
+        // prctl is variadic, which Swift does not import; on Linux's calling
+        // conventions integer arguments pass the same way either way.
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return }
+        let prctl = unsafeBitCast(symbol, to: Prctl.self)
+        let setChildSubreaper: Int32 = 36  // PR_SET_CHILD_SUBREAPER
+        _ = prctl(setChildSubreaper, 1, 0, 0, 0)
+        #endif
+    }
+}
+
 enum ToolProcess {
     /// Runs `/bin/sh -c command` with `input` on stdin and `environment`
     /// (`NAME=value` strings) as its whole environment.
@@ -98,6 +116,7 @@ private final class ToolProcessRun: @unchecked Sendable {
     private var pid: pid_t = 0
     private var killReason: ToolProcessOutcome.Ending?
     private var status: Int32?
+    private var groupReaped = false
     private var stdout: [UInt8] = []
     private var stderrTail: [UInt8] = []
     private var written = 0
@@ -231,12 +250,15 @@ private final class ToolProcessRun: @unchecked Sendable {
     private func watchExit() {
         #if os(Linux)
         if let pidfd = ToolSpawn.pidfd(pid) {
+            // Reaping makes the pidfd report a hang-up; libdispatch's epoll loop
+            // crashed when that raced the source's cancellation, so the leader
+            // is reaped only once the source is gone.
             let source = DispatchSource.makeReadSource(fileDescriptor: pidfd, queue: queue)
-            source.setEventHandler { [self] in
-                source.cancel()
+            source.setEventHandler { source.cancel() }
+            source.setCancelHandler { [self] in
+                close(pidfd)
                 leaderExited(reaped: nil)
             }
-            source.setCancelHandler { close(pidfd) }
             source.resume()
             return
         }
@@ -273,17 +295,38 @@ private final class ToolProcessRun: @unchecked Sendable {
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
         }
         status = raw
-        LiveToolGroups.remove(pid)
         closeInput()
         after(limits.grace) { [self] in
             // A process that left the group (setsid) may hold a pipe open.
             for source in sources where !source.isCancelled { source.cancel() }
         }
+        reapGroup(attempts: 500)
+    }
+
+    /// Reaps what the group left: chat is a child subreaper (ToolReaper), so
+    /// the killed orphans become its children and would stay zombies (still
+    /// in the group) if nobody waited for them. Ends when the group has no
+    /// child of ours left, or after `attempts` polls 10 ms apart.
+    private func reapGroup(attempts: Int) {
+        var raw: Int32 = 0
+        while true {
+            let reaped = waitpid(-pid, &raw, WNOHANG)
+            if reaped > 0 { continue }
+            if reaped == 0 && attempts > 0 {
+                kill(-pid, SIGKILL)
+                after(.milliseconds(10)) { [self] in reapGroup(attempts: attempts - 1) }
+                return
+            }
+            if reaped < 0 && errno == EINTR { continue }
+            break
+        }
+        groupReaped = true
+        LiveToolGroups.remove(pid)
         finishIfDone()
     }
 
     private func finishIfDone() {
-        guard let status, openStreams == 0 else { return }
+        guard let status, groupReaped, openStreams == 0 else { return }
         let ending: ToolProcessOutcome.Ending
         if let killReason {
             ending = killReason
