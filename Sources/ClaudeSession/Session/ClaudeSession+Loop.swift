@@ -24,17 +24,17 @@ extension ClaudeSession {
             SessionError(kind, transcript: transcript, partial: partial, promptInTranscript: promptIn, round: working.responses.count)
         }
 
-        try _settlePending(&working, prompt: prompt)
+        try settlePending(&working, prompt: prompt)
         if prompt == nil, let last = working.responses.last, !working.pendingToolCalls.isEmpty {
             // resume(): the calls left pending run first, as the rest of their round.
             let round = working.responses.count - 1
-            let outcome = await _toolRound(round: round, response: last, working: working)
+            let outcome = await toolRound(round: round, response: last, working: working)
             if Task.isCancelled { throw failure(.cancelled) }
             guard let outcome else {
                 return SessionResponse(message: last.snapshot, entry: last, requests: 0, pendingToolCalls: working.pendingToolCalls,
                                        transcript: working)
             }
-            _append(outcome, to: &working)
+            appendOutcome(outcome, to: &working)
             commit()
             await configuration.onRoundCompleted?(CompletedRound(round: round, response: last, toolOutputs: outcome.outputs,
                                                                  pendingCalls: [], isLast: false, transcript: working))
@@ -45,13 +45,13 @@ extension ClaudeSession {
         var requests = 0
         while true {
             if Task.isCancelled { throw failure(.cancelled) }
-            let request = _request(working, outputSchema: outputSchema)
+            let request = self.request(for: working, outputSchema: outputSchema)
             do throws(RequestError) { try RequestEncoder.validate(request) } catch { throw failure(.invalidRequest(error)) }
             let round = working.responses.count
             requests += 1
             // Only a streaming caller pays for a callback per snapshot; the
             // others get the partial response from the transport's error.
-            let seen = _LastSnapshot()
+            let seen = LastSnapshot()
             var forward: (@Sendable (MessageSnapshot) -> Void)?
             if let onSnapshot {
                 forward = { snapshot in
@@ -88,11 +88,11 @@ extension ClaudeSession {
                     _ = await finish(pending: calls)
                     throw failure(.turnLimitReached(turns: requests, pendingCalls: calls))
                 }
-                guard let outcome = await _toolRound(round: round, response: entry, working: working) else {
+                guard let outcome = await toolRound(round: round, response: entry, working: working) else {
                     return await finish(pending: calls)
                 }
                 if Task.isCancelled { throw failure(.cancelled) }
-                _append(outcome, to: &working)
+                appendOutcome(outcome, to: &working)
                 commit()
                 await configuration.onRoundCompleted?(CompletedRound(round: round, response: entry, toolOutputs: outcome.outputs,
                                                                      pendingCalls: [], isLast: false, transcript: working))
@@ -111,7 +111,7 @@ extension ClaudeSession {
 
     /// Applies ``SessionConfiguration/pendingCalls`` before a prompt: answers
     /// pending calls as not run, or refuses. Without a prompt nothing changes.
-    func _settlePending(_ working: inout SessionTranscript, prompt: [TurnContent]?) throws(SessionError) {
+    func settlePending(_ working: inout SessionTranscript, prompt: [TurnContent]?) throws(SessionError) {
         let pending = working.pendingToolCalls
         guard !pending.isEmpty else { return }
         guard prompt != nil else {
@@ -121,26 +121,26 @@ extension ClaudeSession {
         case .refuse:
             throw SessionError(.pendingToolCalls(pending), transcript: working, round: working.responses.count)
         case .answerAsNotRun:
-            try? working.appendToolOutputs(pending.map { Self._notRun($0, reason: "the conversation moved on to a new prompt") })
+            try? working.appendToolOutputs(pending.map { Self.notRunResult($0, reason: "the conversation moved on to a new prompt") })
         }
     }
 
     /// The outputs of one round and what the caller added, or nil: the caller stopped.
-    struct _RoundOutcome {
+    struct RoundOutcome {
         var outputs: [ToolResult]
         var added: [TurnContent]
     }
 
     /// Asks the hook, then runs what it allows. Nil when it says stop.
-    func _toolRound(round: Int, response: ResponseEntry, working: SessionTranscript) async -> _RoundOutcome? {
+    func toolRound(round: Int, response: ResponseEntry, working: SessionTranscript) async -> RoundOutcome? {
         let calls = working.pendingToolCalls
         let decision = await configuration.onToolCalls?(ToolRound(round: round, response: response, calls: calls, transcript: working)) ?? .run
         if decision.stops { return nil }
-        let outputs = await _runTools(calls, denied: decision.denied)
-        return _RoundOutcome(outputs: outputs, added: decision.added)
+        let outputs = await runTools(calls, denied: decision.denied)
+        return RoundOutcome(outputs: outputs, added: decision.added)
     }
 
-    func _append(_ outcome: _RoundOutcome, to working: inout SessionTranscript) {
+    func appendOutcome(_ outcome: RoundOutcome, to working: inout SessionTranscript) {
         // Every output answers a pending call of the last response: the append cannot refuse.
         try? working.appendToolOutputs(outcome.outputs)
         if !outcome.added.isEmpty { working.appendPrompt(outcome.added) }
@@ -149,20 +149,20 @@ extension ClaudeSession {
     /// The request for the conversation in `transcript`: its setup with its messages.
     ///
     /// - Complexity: O(entries); replayed responses are shared bytes.
-    func _request(_ transcript: SessionTranscript, outputSchema: JSONValue?) -> MessageRequest {
+    func request(for transcript: SessionTranscript, outputSchema: JSONValue?) -> MessageRequest {
         var request = transcript.request
         if let outputSchema { request.outputSchema = outputSchema }
         return request
     }
 
     /// The error result of a call that was not run.
-    static func _notRun(_ call: ToolCallEntry, reason: String) -> ToolResult {
+    static func notRunResult(_ call: ToolCallEntry, reason: String) -> ToolResult {
         ToolResult(toolUseID: call.id, content: .text("the call was not run: \(reason)"), isError: true)
     }
 
     /// Runs the calls, at most ``SessionConfiguration/maxConcurrentTools`` at
     /// once; results in the order of `calls`. A denied call gets its reason.
-    func _runTools(_ calls: [ToolCallEntry], denied: [String: String]) async -> [ToolResult] {
+    func runTools(_ calls: [ToolCallEntry], denied: [String: String]) async -> [ToolResult] {
         let tools = self.tools
         let width = max(1, configuration.maxConcurrentTools)
         return await withTaskGroup(of: (Int, ToolResult).self) { group in
@@ -199,7 +199,7 @@ extension ClaudeSession {
 
 /// The newest snapshot the transport handed over, for the error of a call
 /// whose transport gave none.
-final class _LastSnapshot: Sendable {
+final class LastSnapshot: Sendable {
     private let last = Mutex<MessageSnapshot?>(nil)
     func set(_ snapshot: MessageSnapshot) { last.withLock { $0 = snapshot } }
     var value: MessageSnapshot? { last.withLock { $0 } }

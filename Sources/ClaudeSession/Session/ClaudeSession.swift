@@ -156,9 +156,13 @@ public final class ClaudeSession: Sendable {
     /// - Complexity: O(entries); replayed responses are shared bytes.
     public func nextRequest(prompt: [TurnContent]? = nil, outputSchema: JSONValue? = nil) throws(SessionError) -> MessageRequest {
         var working = transcript
-        try _settlePending(&working, prompt: prompt)
+        let pending = working.pendingToolCalls
+        if prompt == nil, !pending.isEmpty {
+            throw SessionError(.pendingToolCalls(pending), transcript: working, round: working.responses.count)
+        }
+        try settlePending(&working, prompt: prompt)
         if let prompt { working.appendPrompt(prompt) }
-        let request = _request(working, outputSchema: outputSchema)
+        let request = self.request(for: working, outputSchema: outputSchema)
         do throws(RequestError) { try RequestEncoder.validate(request) } catch {
             throw SessionError(.invalidRequest(error), transcript: transcript, round: working.responses.count)
         }
@@ -189,7 +193,7 @@ public final class ClaudeSession: Sendable {
         let answered = state.withLock { state -> [ToolCallEntry]? in
             if state.busy { return nil }
             let pending = state.transcript.pendingToolCalls
-            try? state.transcript.appendToolOutputs(pending.map { Self._notRun($0, reason: reason) })
+            try? state.transcript.appendToolOutputs(pending.map { Self.notRunResult($0, reason: reason) })
             return pending
         }
         guard let answered else { throw SessionError(.busy, transcript: transcript) }

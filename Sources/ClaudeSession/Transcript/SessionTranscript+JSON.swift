@@ -70,7 +70,7 @@ extension SessionTranscript {
             throw TranscriptError(.notARequestBody(error))
         }
         try self.init(request: request)
-        if let metadata { try _apply(metadata) }
+        if let metadata { try applyMetadata(metadata) }
     }
 
     /// The transcript as a file: the API JSON described above, compact, with a final newline.
@@ -82,7 +82,7 @@ extension SessionTranscript {
     public func jsonBytes() throws(TranscriptError) -> [UInt8] {
         var bytes: [UInt8]
         do throws(RequestError) { bytes = try request.apiJSONBytes() } catch { throw TranscriptError(.unwritableSetup(error)) }
-        let metadata = _metadata
+        let metadata = metadataJSON
         if metadata.objectValue?.isEmpty == false {
             bytes.removeLast()  // the body's closing brace
             bytes.append(contentsOf: ",\"\(Self.metadataKey)\":".utf8)
@@ -90,7 +90,7 @@ extension SessionTranscript {
             bytes.append(UInt8(ascii: "}"))
         }
         guard bytes.count <= Self.maxBytes else { throw TranscriptError(.tooLarge(bytes: bytes.count)) }
-        if let (depth, offset) = Self._firstExcess(bytes, limit: Self.maxDepth) {
+        if let (depth, offset) = Self.firstExcess(bytes, limit: Self.maxDepth) {
             throw TranscriptError(.tooDeep(depth: depth, offset: offset))
         }
         bytes.append(UInt8(ascii: "\n"))
@@ -109,7 +109,7 @@ extension SessionTranscript {
     // MARK: The metadata key
 
     /// Where each response is in `messages`: (entry index, message index).
-    var _responsePlaces: [(entry: Int, message: Int)] {
+    var responsePlaces: [(entry: Int, message: Int)] {
         var places: [(Int, Int)] = []
         var message = 0
         var inUserTurn = false
@@ -127,9 +127,9 @@ extension SessionTranscript {
         return places
     }
 
-    var _metadata: JSONValue {
+    var metadataJSON: JSONValue {
         var responses: [JSONValue] = []
-        for place in _responsePlaces {
+        for place in responsePlaces {
             guard case .response(let r) = entries[place.entry], !(r.id.isEmpty && r.model.isEmpty) else { continue }
             func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
             var fields: [(String, JSONValue)] = [
@@ -157,7 +157,7 @@ extension SessionTranscript {
         return .object([("format", .number(JSONNumber(1)))] + fields)
     }
 
-    mutating func _apply(_ metadata: JSONValue) throws(TranscriptError) {
+    mutating func applyMetadata(_ metadata: JSONValue) throws(TranscriptError) {
         func bad(_ path: String, _ reason: String) -> TranscriptError { TranscriptError(.invalidMetadata(path: path, reason: reason)) }
         guard metadata.objectValue != nil else { throw bad("", "an object expected") }
         if let format = metadata["format"], (try? format.numberValue?.int()) != 1 { throw bad(".format", "only format 1 is known") }
@@ -173,7 +173,7 @@ extension SessionTranscript {
         }
         guard let list = metadata["responses"] else { return }
         guard let responses = list.arrayValue else { throw bad(".responses", "an array expected") }
-        let places = Dictionary(_responsePlaces.map { ($0.message, $0.entry) }, uniquingKeysWith: { first, _ in first })
+        let places = Dictionary(responsePlaces.map { ($0.message, $0.entry) }, uniquingKeysWith: { first, _ in first })
         for (index, item) in responses.enumerated() {
             let path = ".responses[\(index)]"
             guard let message = try? item["message"]?.numberValue?.int(), let at = places[message],
@@ -197,7 +197,7 @@ extension SessionTranscript {
     /// The first place `bytes` (valid JSON) nests deeper than `limit`: the depth and offset.
     ///
     /// - Complexity: O(size), one pass.
-    static func _firstExcess(_ bytes: [UInt8], limit: Int) -> (Int, Int)? {
+    static func firstExcess(_ bytes: [UInt8], limit: Int) -> (Int, Int)? {
         var depth = 0
         var inString = false
         var escaped = false

@@ -62,7 +62,7 @@ public struct SessionTranscript: Sendable, Hashable {
         for turn in request.messages {
             switch turn.role {
             case .assistant:
-                entries.append(.response(ResponseEntry(content: Self._content(of: turn))))
+                entries.append(.response(ResponseEntry(content: Self.assistantContent(of: turn))))
             case .user:
                 var parts: [TurnContent] = []
                 for (index, part) in turn.content.enumerated() {
@@ -89,7 +89,7 @@ public struct SessionTranscript: Sendable, Hashable {
     }
 
     /// An assistant turn's content as one JSON array (a replayed array as its bytes).
-    static func _content(of turn: ConversationTurn) -> RawJSON {
+    static func assistantContent(of turn: ConversationTurn) -> RawJSON {
         if turn.content.count == 1, case .encodedBlocks(let raw) = turn.content[0] { return raw }
         return RawJSON(.array(turn.content.flatMap(\.apiBlocks)))
     }

@@ -146,13 +146,13 @@ public struct RawJSON: Sendable, Hashable {
     /// The tool calls and results among the blocks (an array, or one block),
     /// found once per value: a long history checks each replayed response
     /// once, not at every request.
-    var _toolBlocks: [_ToolBlock] {
-        _storage.toolBlocks { _ToolBlock.scan(RequestEncoder._elements(of: value)) }
+    var toolRuleBlocks: [ToolRuleBlock] {
+        _storage.toolBlocks { ToolRuleBlock.scan(RequestEncoder._elements(of: value)) }
     }
 }
 
 /// A block the API's tool rules are about, or any other.
-enum _ToolBlock: Sendable, Hashable {
+enum ToolRuleBlock: Sendable, Hashable {
     /// A client `tool_use` with its id.
     case call(String)
     /// A `tool_result` answering the id.
@@ -162,13 +162,13 @@ enum _ToolBlock: Sendable, Hashable {
 
     init(_ block: JSONValue) {
         switch block["type"]?.stringValue {
-        case "tool_use": self = block["id"]?.stringValue.map(_ToolBlock.call) ?? .other
-        case "tool_result": self = block["tool_use_id"]?.stringValue.map(_ToolBlock.result) ?? .other
+        case "tool_use": self = block["id"]?.stringValue.map(ToolRuleBlock.call) ?? .other
+        case "tool_result": self = block["tool_use_id"]?.stringValue.map(ToolRuleBlock.result) ?? .other
         default: self = .other
         }
     }
 
-    static func scan(_ blocks: [JSONValue]) -> [_ToolBlock] { blocks.map(_ToolBlock.init) }
+    static func scan(_ blocks: [JSONValue]) -> [ToolRuleBlock] { blocks.map(ToolRuleBlock.init) }
 }
 
 /// The bytes of a ``RawJSON``, made once from a pending value.
@@ -179,13 +179,13 @@ final class _RawJSONStorage: Sendable {
     }
 
     private let state: Mutex<State>
-    /// The tool blocks of the content, found on first use (see ``RawJSON/_toolBlocks``).
-    private let toolBlocks = Mutex<[_ToolBlock]?>(nil)
+    /// The tool blocks of the content, found on first use (see ``RawJSON/toolRuleBlocks``).
+    private let toolBlocks = Mutex<[ToolRuleBlock]?>(nil)
 
     init(_ state: State) { self.state = Mutex(state) }
 
     /// `find` run once; every later call gives its answer.
-    func toolBlocks(_ find: () -> [_ToolBlock]) -> [_ToolBlock] {
+    func toolBlocks(_ find: () -> [ToolRuleBlock]) -> [ToolRuleBlock] {
         if let known = toolBlocks.withLock({ $0 }) { return known }
         let found = find()
         toolBlocks.withLock { $0 = found }

@@ -50,12 +50,12 @@ extension MessageRequest {
     /// - Throws: ``RequestBodyError`` naming the field.
     /// - Complexity: O(size of the body).
     public init(apiJSON body: JSONValue, resolveModel: (String) -> ClaudeModel = ClaudeModel.resolving) throws(RequestBodyError) {
-        guard let object = body.objectValue else { throw RequestBodyError(path: "", reason: "a request body is a JSON object, got \(body._kindName)") }
+        guard let object = body.objectValue else { throw RequestBodyError(path: "", reason: "a request body is a JSON object, got \(body.kindName)") }
         guard let modelID = object["model"]?.stringValue else {
             throw RequestBodyError(path: "model", reason: object["model"] == nil ? "missing" : "not a string")
         }
         guard let messages = object["messages"] else { throw RequestBodyError(path: "messages", reason: "missing") }
-        self.init(model: resolveModel(modelID), messages: try ConversationTurn._turns(apiJSON: messages))
+        self.init(model: resolveModel(modelID), messages: try ConversationTurn.turns(apiJSON: messages))
         var extra: [(String, JSONValue)] = []
         for (key, value) in object.entries {
             switch key {
@@ -65,7 +65,7 @@ extension MessageRequest {
                 maxTokens = count
                 continue
             default:
-                if _typedField(key, value, resolveModel) { continue }
+                if takeTypedField(key, value, resolveModel) { continue }
                 extra.append((key, value))
             }
         }
@@ -73,14 +73,14 @@ extension MessageRequest {
     }
 
     /// Takes `value` into the typed field `key` when that is exact; false: keep it as JSON.
-    private mutating func _typedField(_ key: String, _ value: JSONValue, _ resolveModel: (String) -> ClaudeModel) -> Bool {
+    private mutating func takeTypedField(_ key: String, _ value: JSONValue, _ resolveModel: (String) -> ClaudeModel) -> Bool {
         switch key {
         case "system":
             if let text = value.stringValue { system = text; return true }
             guard let blocks = value.arrayValue, !blocks.isEmpty else { return false }
             var typed: [SystemBlock] = []
             for block in blocks {
-                guard block._hasOnly(["type", "text", "cache_control"]), block["type"]?.stringValue == "text",
+                guard block.hasOnlyKeys(["type", "text", "cache_control"]), block["type"]?.stringValue == "text",
                       let text = block["text"]?.stringValue else { return false }
                 var cache: CacheControl?
                 if let json = block["cache_control"] {
@@ -100,15 +100,15 @@ extension MessageRequest {
             topK = k
             return true
         case "thinking":
-            if value._hasOnly(["type"]), value["type"]?.stringValue == "adaptive" { adaptiveThinking = true; return true }
-            if value._hasOnly(["type", "budget_tokens"]), value["type"]?.stringValue == "enabled",
+            if value.hasOnlyKeys(["type"]), value["type"]?.stringValue == "adaptive" { adaptiveThinking = true; return true }
+            if value.hasOnlyKeys(["type", "budget_tokens"]), value["type"]?.stringValue == "enabled",
                let budget = try? value["budget_tokens"]?.numberValue?.int() {
                 thinkingBudget = budget
                 return true
             }
             return false
         case "output_config":
-            guard value._hasOnly(["effort", "format"]), value.objectValue?.isEmpty == false else { return false }
+            guard value.hasOnlyKeys(["effort", "format"]), value.objectValue?.isEmpty == false else { return false }
             var effort: EffortLevel?
             var schema: JSONValue?
             if let level = value["effort"] {
@@ -116,7 +116,7 @@ extension MessageRequest {
                 effort = EffortLevel(name)
             }
             if let format = value["format"] {
-                guard format._hasOnly(["type", "schema"]), format["type"]?.stringValue == "json_schema", let given = format["schema"] else { return false }
+                guard format.hasOnlyKeys(["type", "schema"]), format["type"]?.stringValue == "json_schema", let given = format["schema"] else { return false }
                 schema = given
             }
             self.effort = effort
@@ -140,7 +140,7 @@ extension MessageRequest {
             stopSequences = texts
             return true
         case "metadata":
-            guard value._hasOnly(["user_id"]), let user = value["user_id"]?.stringValue else { return false }
+            guard value.hasOnlyKeys(["user_id"]), let user = value["user_id"]?.stringValue else { return false }
             metadataUserID = user
             return true
         case "cache_control":
@@ -152,8 +152,8 @@ extension MessageRequest {
             var models: [ClaudeModel] = []
             for entry in list {
                 // A per-fallback effort is derived from `effort` when sent; another one stays JSON.
-                guard entry._hasOnly(["model", "output_config"]), let id = entry["model"]?.stringValue else { return false }
-                if let config = entry["output_config"], !config._hasOnly(["effort"]) { return false }
+                guard entry.hasOnlyKeys(["model", "output_config"]), let id = entry["model"]?.stringValue else { return false }
+                if let config = entry["output_config"], !config.hasOnlyKeys(["effort"]) { return false }
                 models.append(resolveModel(id))
             }
             fallbacks = models.count == 1 && models[0].id == ClaudeModel.serverDefault.id ? .serverDefault : .models(models)
@@ -187,9 +187,9 @@ extension MessageRequest {
 
 extension ConversationTurn {
     /// The turns of a body's `messages`.
-    static func _turns(apiJSON messages: JSONValue) throws(RequestBodyError) -> [ConversationTurn] {
+    static func turns(apiJSON messages: JSONValue) throws(RequestBodyError) -> [ConversationTurn] {
         guard let list = messages.arrayValue else {
-            throw RequestBodyError(path: "messages", reason: "an array of messages, got \(messages._kindName)")
+            throw RequestBodyError(path: "messages", reason: "an array of messages, got \(messages.kindName)")
         }
         var turns: [ConversationTurn] = []
         for (index, message) in list.enumerated() {
@@ -200,7 +200,7 @@ extension ConversationTurn {
 
     /// One message `{"role": …, "content": …}`; `path` names it in errors.
     public init(apiJSON message: JSONValue, path: String = "message") throws(RequestBodyError) {
-        guard message.objectValue != nil else { throw RequestBodyError(path: path, reason: "a message is an object, got \(message._kindName)") }
+        guard message.objectValue != nil else { throw RequestBodyError(path: path, reason: "a message is an object, got \(message.kindName)") }
         guard let roleName = message["role"]?.stringValue, let role = Role(rawValue: roleName) else {
             throw RequestBodyError(path: path + ".role", reason: "\"user\" or \"assistant\" expected")
         }
@@ -213,7 +213,7 @@ extension ConversationTurn {
             return
         }
         guard let blocks = content.arrayValue else {
-            throw RequestBodyError(path: path + ".content", reason: "a string or an array of blocks, got \(content._kindName)")
+            throw RequestBodyError(path: path + ".content", reason: "a string or an array of blocks, got \(content.kindName)")
         }
         for (index, block) in blocks.enumerated() where block.objectValue == nil || block["type"]?.stringValue == nil {
             throw RequestBodyError(path: "\(path).content[\(index)]", reason: "a block is an object with a string type")
@@ -232,7 +232,7 @@ extension TurnContent {
     /// plain tool result, otherwise the block itself (`.block`).
     public init(apiJSON block: JSONValue) {
         let type = block["type"]?.stringValue
-        if type == "text", block._hasOnly(["type", "text"]), let text = block["text"]?.stringValue {
+        if type == "text", block.hasOnlyKeys(["type", "text"]), let text = block["text"]?.stringValue {
             self = .text(text)
         } else if type == "tool_result", let result = ToolResult(apiJSON: block) {
             self = .toolResult(result)
@@ -252,7 +252,7 @@ extension TurnContent {
 extension ToolResult {
     /// A `tool_result` block that the typed form writes back the same, else nil.
     public init?(apiJSON block: JSONValue) {
-        guard block["type"]?.stringValue == "tool_result", block._hasOnly(["type", "tool_use_id", "content", "is_error", "cache_control"]),
+        guard block["type"]?.stringValue == "tool_result", block.hasOnlyKeys(["type", "tool_use_id", "content", "is_error", "cache_control"]),
               let id = block["tool_use_id"]?.stringValue else { return nil }
         var cache: CacheControl?
         if let json = block["cache_control"] {
@@ -273,7 +273,7 @@ extension ToolResult {
 extension ToolDefinition {
     /// A tool of the body's `tools`: a client tool when exactly that, else raw JSON.
     public init(apiJSON json: JSONValue) {
-        guard json["type"] == nil, json._hasOnly(["name", "description", "input_schema", "strict", "cache_control"]),
+        guard json["type"] == nil, json.hasOnlyKeys(["name", "description", "input_schema", "strict", "cache_control"]),
               let name = json["name"]?.stringValue, let schema = json["input_schema"] else {
             self = .raw(json)
             return
@@ -300,7 +300,7 @@ extension ToolDefinition {
 extension ToolChoice {
     /// A `tool_choice` object, when exactly one this type writes back the same.
     public init?(apiJSON json: JSONValue) {
-        guard json._hasOnly(["type", "name", "disable_parallel_tool_use"]), let type = json["type"]?.stringValue else { return nil }
+        guard json.hasOnlyKeys(["type", "name", "disable_parallel_tool_use"]), let type = json["type"]?.stringValue else { return nil }
         var disable = false
         if let flag = json["disable_parallel_tool_use"] {
             guard let value = flag.boolValue, value, type != "none" else { return nil }
@@ -322,7 +322,7 @@ extension ToolChoice {
 extension CacheControl {
     /// `{"type":"ephemeral"}` with an optional known `ttl`, else nil.
     public init?(apiJSON json: JSONValue) {
-        guard json._hasOnly(["type", "ttl"]), json["type"]?.stringValue == "ephemeral" else { return nil }
+        guard json.hasOnlyKeys(["type", "ttl"]), json["type"]?.stringValue == "ephemeral" else { return nil }
         if let ttl = json["ttl"] {
             guard let name = ttl.stringValue, let known = TimeToLive(rawValue: name) else { return nil }
             self.init(ttl: known)
@@ -334,13 +334,13 @@ extension CacheControl {
 
 extension JSONValue {
     /// An object whose keys are all in `keys` (false for a non-object).
-    func _hasOnly(_ keys: Set<String>) -> Bool {
+    func hasOnlyKeys(_ keys: Set<String>) -> Bool {
         guard let object = objectValue else { return false }
         return object.keys.allSatisfy(keys.contains)
     }
 
     /// "an object", "a string", … for messages.
-    var _kindName: String {
+    var kindName: String {
         switch kind {
         case .null: "null"
         case .bool: "a boolean"

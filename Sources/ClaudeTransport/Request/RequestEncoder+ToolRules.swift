@@ -8,12 +8,12 @@
 
 extension TurnContent {
     /// The tool blocks of this part.
-    var _toolBlocks: [_ToolBlock] {
+    var toolRuleBlocks: [ToolRuleBlock] {
         switch self {
         case .toolResult(let result): [.result(result.toolUseID)]
-        case .block(let json): [_ToolBlock(json)]
-        case .verbatimBlocks(let json): _ToolBlock.scan(RequestEncoder._elements(of: json))
-        case .encodedBlocks(let raw): raw._toolBlocks
+        case .block(let json): [ToolRuleBlock(json)]
+        case .verbatimBlocks(let json): ToolRuleBlock.scan(RequestEncoder._elements(of: json))
+        case .encodedBlocks(let raw): raw.toolRuleBlocks
         case .text, .image, .document: [.other]
         }
     }
@@ -31,7 +31,7 @@ extension RequestEncoder {
         var open: [String] = []  // calls of the assistant turn just before
         var openTurn = -1
         for (index, turn) in turns.enumerated() {
-            let blocks = turn.content.flatMap(\._toolBlocks)
+            let blocks = turn.content.flatMap(\.toolRuleBlocks)
             switch turn.role {
             case .assistant:
                 if let first = open.first { throw .unansweredToolUse(toolUseID: first, turn: openTurn) }
