@@ -47,7 +47,10 @@ final class FakeTransport: MessageStreaming, TokenCounting {
             return list.count - 1
         }
         guard index < answers.count else { throw .network("no scripted answer for request \(index)") }
-        var accumulator = MessageAccumulator()
+        // As the real client: a request with a schema parses its answer's text as JSON.
+        var options = MessageAccumulatorOptions()
+        if request.outputSchema != nil { options.structuredOutput = .allTextBlocks }
+        var accumulator = MessageAccumulator(options: options)
         func feed(_ bytes: ArraySlice<UInt8>) throws(TransportError) {
             do throws(MessageStreamError) {
                 if let snapshot = try accumulator.feed(Array(bytes)) { onSnapshot?(snapshot) }
