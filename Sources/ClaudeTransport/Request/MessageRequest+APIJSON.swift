@@ -27,8 +27,9 @@ public struct RequestBodyError: Error, Sendable, Hashable, CustomStringConvertib
 extension ClaudeModel {
     /// The model a body's `model` string names: a compiled-in model (dated
     /// snapshots too), a Bedrock or Vertex ID of one, or else a model whose
-    /// capabilities are not known here, so nothing is refused for it before
-    /// the server decides (``ModelCapabilities/all``).
+    /// capabilities are not known here, assumed to have every feature and
+    /// public effort level (``ModelCapabilities/all``), so only what no model
+    /// accepts is refused before the server decides.
     public static func resolving(_ id: String) -> ClaudeModel {
         known(id: id) ?? bedrock(id) ?? vertex(id) ?? ClaudeModel(id: id, capabilities: .all)
     }
