@@ -1,3 +1,4 @@
+import ClaudeTestSupport
 import ClaudeSession
 import ClaudeStreaming
 import ClaudeTransport
