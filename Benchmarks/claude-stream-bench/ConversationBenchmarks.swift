@@ -59,7 +59,7 @@ enum ConversationBenchmarks {
         let (half, _, _) = conversation(turns: 50, perResponse: perResponse)
         var encodedSize = 0
         func next(_ session: ClaudeSession) {
-            guard let encoded = try? RequestEncoder.encode(session.nextRequest(prompt: [.text("And now?")])) else { return }
+            guard let request = try? session.nextRequest(prompt: [.text("And now?")]), let encoded = try? RequestEncoder.encode(request) else { return }
             encodedSize = max(encodedSize, encoded.body.count)
             blackHole(encoded)
         }
@@ -78,12 +78,12 @@ enum ConversationBenchmarks {
     /// mixed stream's message), the same history as Codable structs, and its
     /// size in bytes (response content plus prompt text).
     static func conversation(turns: Int, perResponse: Int) -> (ClaudeSession, [_CodableMessage], Int) {
-        var transcript = SessionTranscript()
+        var transcript = SessionTranscript(setup: MessageRequest(model: .opus5, messages: [], system: "Be brief."))
         var mirror: [_CodableMessage] = []
         var bytes = 0
         for turn in 0..<turns {
             let prompt = "Question \(turn): what changed since the last answer?"
-            transcript.entries.append(.prompt([.text(prompt)]))
+            transcript.appendPrompt([.text(prompt)])
             mirror.append(_CodableMessage(role: "user", content: [_CodableBlock(type: "text", text: prompt)]))
             var accumulator = MessageAccumulator()
             guard (try? accumulator.feed(generate(.mixed, bytes: perResponse).bytes)) != nil, let message = try? accumulator.finish() else {
@@ -91,10 +91,10 @@ enum ConversationBenchmarks {
             }
             let entry = ResponseEntry(message)
             bytes += entry.content.bytes.count + prompt.utf8.count  // also makes the bytes: the steady state
-            transcript.entries.append(.response(entry))
+            transcript.appendResponse(entry)
             mirror.append(_CodableMessage(role: "assistant", content: _CodableBlock.blocks(message.contentJSON())))
         }
-        let session = ClaudeSession(model: .opus5, system: "Be brief.", transport: _RecordedTransport(bytes: []), transcript: transcript)
+        let session = ClaudeSession(transcript: transcript, transport: _RecordedTransport(bytes: []))
         return (session, mirror, bytes)
     }
 

@@ -4,6 +4,7 @@
 // differences, the auth header from the cloud's variable, the answer read
 // in the cloud's framing, and the key or token in no output.
 
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing
@@ -35,8 +36,8 @@ private func expectNoSecret(_ run: ChatRun, _ secret: String) {
 
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"))
 struct ChatCloudTests {
-    @Test func bedrockSendsToTheModelPathWithTheBedrockKey() throws {
-        try withLoopbackServer { server in
+    @Test func bedrockSendsToTheModelPathWithTheBedrockKey() async throws {
+        try await withLoopbackServer { server in
             let run = try runCloudChat("Hello", ["--bedrock", "us-east-1", "--model", "claude-opus-4-6"],
                                        route: server.url("t-cb1/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
             #expect(run.status == 0, "\(run.stderr)")
@@ -45,7 +46,7 @@ struct ChatCloudTests {
             // The echo stream's text is the SHA-256 of the body, in hex: the answer came through the event-stream framing.
             let text = message["content"]?[0]?["text"]?.stringValue ?? ""
             #expect(text.count == 64 && text.allSatisfy(\.isHexDigit), "\(text)")
-            let recorded = try #require(try server.recordedRequests().first)
+            let recorded = try #require(try await server.recordedRequests().first)
             #expect(recorded.path == "/t-cb1/bedrock-echo/model/anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
             #expect(recorded.header("authorization") == "Bearer \(bedrockToken)")
             #expect(recorded.header("x-api-key") == nil)
@@ -59,24 +60,24 @@ struct ChatCloudTests {
         }
     }
 
-    @Test func bedrockTakesTheCloudsOwnModelID() throws {
-        try withLoopbackServer { server in
+    @Test func bedrockTakesTheCloudsOwnModelID() async throws {
+        try await withLoopbackServer { server in
             let run = try runCloudChat("Hi", ["--bedrock", "us-west-2", "--model", "us.anthropic.claude-opus-4-6-v1:0"],
                                        route: server.url("t-cb2/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
             #expect(run.status == 0, "\(run.stderr)")
-            let recorded = try #require(try server.recordedRequests().first)
+            let recorded = try #require(try await server.recordedRequests().first)
             #expect(recorded.path == "/t-cb2/bedrock-echo/model/us.anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
         }
     }
 
-    @Test func vertexSendsToStreamRawPredictWithTheToken() throws {
-        try withLoopbackServer { server in
+    @Test func vertexSendsToStreamRawPredictWithTheToken() async throws {
+        try await withLoopbackServer { server in
             let run = try runCloudChat("Hello", ["--vertex", "my-project/us-east5", "--model", "claude-haiku-4-5-20251001"],
                                        route: server.url("t-cv1/vertex-echo"), variable: "CLOUDSDK_AUTH_ACCESS_TOKEN", token: vertexToken)
             #expect(run.status == 0, "\(run.stderr)")
             let text = try final(run)["content"]?[0]?["text"]?.stringValue ?? ""
             #expect(text.count == 64, "\(text)")
-            let recorded = try #require(try server.recordedRequests().first)
+            let recorded = try #require(try await server.recordedRequests().first)
             #expect(recorded.path
                 == "/t-cv1/vertex-echo/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-haiku-4-5@20251001:streamRawPredict")
             #expect(recorded.header("authorization") == "Bearer \(vertexToken)")
@@ -88,8 +89,8 @@ struct ChatCloudTests {
         }
     }
 
-    @Test func aMissingCredentialNamesTheVariableAndSendsNothing() throws {
-        try withLoopbackServer { server in
+    @Test func aMissingCredentialNamesTheVariableAndSendsNothing() async throws {
+        try await withLoopbackServer { server in
             for (flag, value, variable) in [("--bedrock", "us-east-1", "AWS_BEARER_TOKEN_BEDROCK"),
                                             ("--vertex", "p/us-east5", "CLOUDSDK_AUTH_ACCESS_TOKEN")] {
                 let run = try runChat(["Hi", flag, value, "--base-url", server.url("t-cm/bedrock-echo").absoluteString],
@@ -98,13 +99,13 @@ struct ChatCloudTests {
                 #expect(run.stderr == "chat: no credential: set \(variable)\n", "\(run.stderr)")
                 expectNoSecret(run, chatKey)  // the Anthropic key is not used in its place
             }
-            let sent = try server.recordedRequests().filter { $0.method == "POST" }
+            let sent = try await server.recordedRequests().filter { $0.method == "POST" }
             #expect(sent.isEmpty, "\(sent.map(\.path))")
         }
     }
 
-    @Test func anEchoedBedrockKeyIsNeverPrinted() throws {
-        try withLoopbackServer { server in
+    @Test func anEchoedBedrockKeyIsNeverPrinted() async throws {
+        try await withLoopbackServer { server in
             let run = try runCloudChat("Hi", ["--bedrock", "us-east-1"],
                                        route: server.url("t-cb3/bedrock-403-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
             #expect(run.status == 2)

@@ -4,6 +4,7 @@
 // it prints, the tool loop with shell commands, --max-turns, --transcript,
 // --request, --tools, --tool-choice, and the bounds of numeric flags.
 
+import ClaudeTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -13,8 +14,8 @@ import Testing
 
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"))
 struct ChatCommandTests {
-    @Test func finalJSONOfAStreamedAnswer() throws {
-        try withLoopbackServer { server in
+    @Test func finalJSONOfAStreamedAnswer() async throws {
+        try await withLoopbackServer { server in
             let run = try runChat(["Hello", "--final-json", "--base-url", server.url("echo").absoluteString])
             #expect(run.status == 0, "\(run.stderr)")
             let line = try #require(run.stdout.split(separator: "\n").first)
@@ -25,8 +26,8 @@ struct ChatCommandTests {
         }
     }
 
-    @Test func httpFailureExitsTwoWithTheTypedError() throws {
-        try withLoopbackServer { server in
+    @Test func httpFailureExitsTwoWithTheTypedError() async throws {
+        try await withLoopbackServer { server in
             let run = try runChat(["Hello", "--base-url", server.url("fault/429").absoluteString])
             #expect(run.status == 2)
             #expect(run.stderr.contains("429"))
@@ -36,8 +37,8 @@ struct ChatCommandTests {
         }
     }
 
-    @Test func echoedKeyIsNeverPrinted() throws {
-        try withLoopbackServer { server in
+    @Test func echoedKeyIsNeverPrinted() async throws {
+        try await withLoopbackServer { server in
             let run = try runChat(["Hello", "--base-url", server.url("fault/401-echo").absoluteString])
             #expect(run.status == 2)
             #expect(!run.stdout.contains(chatKey) && !run.stderr.contains(chatKey), "\(run.stderr)")

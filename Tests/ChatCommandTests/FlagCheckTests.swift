@@ -3,6 +3,7 @@
 // 2), `--tool NAME=COMMAND` declares its tool, and `--help` explains every
 // flag.
 
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing

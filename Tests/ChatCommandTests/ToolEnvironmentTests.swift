@@ -2,6 +2,7 @@
 // environment, nor in chat's (/proc/$PPID/environ), while everything else
 // of the environment reaches it.
 
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing

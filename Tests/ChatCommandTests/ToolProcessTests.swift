@@ -3,6 +3,7 @@
 // file, so the test can check with kill(-pgid, 0) that the whole group is
 // gone once chat has ended, whichever way it ended.
 
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing

@@ -2,6 +2,7 @@
 // atomically after every complete round, never overwritten when it cannot
 // be read, and an exit status that says when it could not be written.
 
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing

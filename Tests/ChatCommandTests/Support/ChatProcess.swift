@@ -2,6 +2,7 @@
 // while it runs, then waited for with its status, stdout and stderr. A run
 // that hangs fails its test after 300 s instead of stalling the whole run.
 
+import ClaudeTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
