@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming", "ClaudeTestSupport"], swiftSettings: strict),
         // `chat` run as a process against the loopback server.
         .testTarget(
-            name: "ChatCommandTests", dependencies: ["claude-stream", "IncrementalJSON", "ClaudeSession", "ClaudeTestSupport"],
+            name: "ChatCommandTests", dependencies: ["claude-stream", "IncrementalJSON", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "ClaudeSessionTests", dependencies: ["ClaudeSession", "ClaudeTestSupport"], swiftSettings: strict),
         .testTarget(name: "ClaudeTransportTests", dependencies: ["ClaudeTransport", "FuzzProperties", "ClaudeTestSupport"], swiftSettings: strict),

@@ -15,6 +15,7 @@
 // that is not valid; 66 one that cannot be read; 73 the transcript cannot
 // be written; 128+N stopped by signal N (130 SIGINT, 143 SIGTERM).
 
+import ClaudeSession
 import ClaudeStreaming
 import ClaudeTransport
 import Foundation
@@ -92,27 +93,20 @@ enum ChatCommand {
         // A tool that exits without reading its input must not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         ToolReaper.becomeSubreaper()
-        let conversation: ChatConversation
-        do throws(ChatFiles.Failure) { conversation = try start(options) } catch {
+        let transcript: SessionTranscript
+        do throws(ChatSetupFailure) { transcript = try ChatSetup.transcript(options) } catch {
             CLIOutput.standardError("chat: \(error.message)")
             return error.status
         }
-        if let problem = ChatRequestCheck.problem(conversation, options) {
-            CLIOutput.standardError("chat: \(problem)")
-            return 64
-        }
-        let baseURL: URL?
+        var baseURL: URL?
         if let base = options.baseURL {
             guard let url = URL(string: base), url.scheme != nil else {
                 CLIOutput.standardError("chat: --base-url: not a URL: \(base)")
                 return 64
             }
             baseURL = url
-        } else {
-            baseURL = nil
         }
         var configuration: ClientConfiguration
-        var secrets: [String] = []
         if var endpoint = options.endpoint {
             // Checked before anything is sent: the name of the variable, never its value.
             guard let credentials = endpoint.credentials(from: environment) else {
@@ -125,88 +119,75 @@ enum ChatCommand {
             configuration = ClientConfiguration(credentials: Credentials.apiKeyFromEnvironment(environment))
             if let baseURL { configuration.baseURL = baseURL }
         }
-        for name in CredentialEnvironment.scrubbed { if let value = environment[name], !value.isEmpty { secrets.append(value) } }
         configuration.retryPolicy = RetryPolicy(maxRetries: 0)
-        let tools = ShellToolSettings(
-            environment: environment,
-            limits: ToolProcessLimits(timeout: .milliseconds(Int64(options.toolTimeout * 1000))),
-            slots: ToolSlots(options.toolConcurrency), redactor: SecretRedactor(secrets: secrets))
-        let run = ChatRun(options: options, configuration: configuration, tools: tools,
-                          deadline: options.timeout.map { ContinuousClock.now + .seconds($0) })
+        if let timeout = options.timeout { configuration.overallTimeout = timeout }
 
-        if let prompt = options.prompt {
-            return await run.interruptible(conversation, prompt: prompt).status
+        let saver = TranscriptSaver(path: options.transcriptPath)
+        let session = makeSession(options, transcript: transcript, environment: environment, configuration: configuration, saver: saver)
+        if let problem = refusal(session, prompt: options.prompt) {
+            CLIOutput.standardError("chat: the request would be refused: \(problem)")
+            return 64
         }
+        if !transcript.pendingToolCalls.isEmpty, options.prompt != nil || isatty(0) == 1 {
+            CLIOutput.standardError("chat: \(transcript.pendingToolCalls.count) tool call(s) left pending in the transcript are answered as not run")
+        }
+        let run = ChatRun(options: options, session: session, saver: saver)
+
+        if let prompt = options.prompt { return await run.interruptible(prompt) }
         if isatty(0) == 1 {
             var status: Int32 = 0
-            var current = conversation
             while !RunInterruption.isStopped {
                 CLIOutput.standardError("> ")
                 guard let line = readLine(), !line.isEmpty else { break }
-                (status, current) = await run.interruptible(current, prompt: line)
+                status = await run.interruptible(line)
             }
             return status
         }
-        if conversation.messages.last?["role"]?.stringValue == "user" {
-            return await run.interruptible(conversation, prompt: nil).status
+        if !transcript.pendingToolCalls.isEmpty || transcript.messages.last?.role == .user {
+            return await run.interruptible(nil)
         }
         let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         guard !input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             CLIOutput.standardError("chat: missing PROMPT (and nothing on stdin)\n" + usage)
             return 64
         }
-        return await run.interruptible(conversation, prompt: input).status
+        return await run.interruptible(input)
     }
 
-    /// The conversation to continue: the transcript if it exists, else
-    /// `--request`, else empty; then the flags written over it.
-    static func start(_ options: ChatOptions) throws(ChatFiles.Failure) -> ChatConversation {
-        var body: JSONValue = .object([])
-        let saved: JSONValue?
-        do throws(TranscriptFile.Failure) { saved = try options.transcriptPath.flatMap(TranscriptFile.read) } catch {
-            throw ChatFiles.Failure(message: error.message, status: error.status)
+    /// The session: the transcript, the shell tools, the loop's limits and
+    /// hooks (stop at a call of a tool without a command or after a failed
+    /// save; save after every complete round).
+    static func makeSession(_ options: ChatOptions, transcript: SessionTranscript, environment: [String: String],
+                            configuration: ClientConfiguration, saver: TranscriptSaver) -> ClaudeSession {
+        let secrets = CredentialEnvironment.scrubbed.compactMap { environment[$0] }.filter { !$0.isEmpty }
+        let settings = ShellToolSettings(
+            environment: environment,
+            limits: ToolProcessLimits(timeout: .milliseconds(Int64(options.toolTimeout * 1000))),
+            redactor: SecretRedactor(secrets: secrets))
+        let tools: [any ClientTool] = options.toolCommands.map {
+            ShellTool(name: $0.name, command: $0.command, outputIsJSON: $0.json, settings: settings)
         }
-        if let saved {
-            body = saved
-        } else if let path = options.requestPath, let given = try ChatFiles.json(path, "a JSON request body") {
-            if let problem = TranscriptFile.shapeProblem(given) {
-                throw ChatFiles.Failure(message: "\(path) is not a request body: \(problem)", status: 65)
-            }
-            body = given
+        let sessionConfiguration = SessionConfiguration(
+            maxTurns: options.maxTurns, pendingCalls: .answerAsNotRun, maxConcurrentTools: options.toolConcurrency,
+            onToolCalls: { round in
+                if saver.status != nil { return .stop }
+                return round.calls.allSatisfy { options.toolCommand($0.name) != nil } ? .run : .stop
+            },
+            onRoundCompleted: { round in saver.save(round.transcript) })
+        return ClaudeSession(transcript: transcript, tools: tools, configuration: sessionConfiguration,
+                             transport: MessagesClient(configuration: configuration))
+    }
+
+    /// Why the library would refuse the next request, checked before any
+    /// traffic (effort, model capabilities, tool_choice, tool pairing).
+    static func refusal(_ session: ClaudeSession, prompt: String?) -> RequestError? {
+        let request: MessageRequest
+        do throws(SessionError) { request = try session.nextRequest(prompt: [.text(prompt ?? "…")]) } catch {
+            if case .invalidRequest(let problem) = error.kind { return problem }
+            return nil
         }
-        var conversation = ChatConversation(body: body)
-        if let model = options.model { conversation["model"] = .string(model) }
-        if conversation["model"] == nil { conversation["model"] = .string(ClaudeModel.opus5.id) }
-        if let endpoint = options.endpoint, let model = conversation["model"]?.stringValue {
-            conversation["model"] = .string(endpoint.modelID(for: model))
-        }
-        if let maxTokens = options.maxTokens { conversation["max_tokens"] = .number(JSONNumber(maxTokens)) }
-        if conversation["max_tokens"] == nil { conversation["max_tokens"] = .number(JSONNumber(4096)) }
-        if let system = options.system { conversation["system"] = .string(system) }
-        if let path = options.toolsPath {
-            guard let tools = try ChatFiles.json(path, "a JSON array of tool definitions"), tools.arrayValue != nil else {
-                throw ChatFiles.Failure(message: "\(path) is not a JSON array of tool definitions", status: 65)
-            }
-            conversation["tools"] = tools
-        }
-        // `--tool NAME=COMMAND` declares its tool: the definition from --tools
-        // (or the request) when one names it, else an open object schema.
-        var tools = Array(conversation["tools"]?.arrayValue ?? JSONArray())
-        for tool in options.toolCommands where !tools.contains(where: { $0["name"]?.stringValue == tool.name }) {
-            tools.append(.object([("name", .string(tool.name)), ("input_schema", .object([("type", .string("object"))]))]))
-        }
-        if options.search, !tools.contains(where: { $0["name"]?.stringValue == "web_search" }) {
-            tools.append(.object([("type", .string("web_search_20250305")), ("name", .string("web_search"))]))
-        }
-        if !tools.isEmpty { conversation["tools"] = .array(tools) }
-        if let choice = options.toolChoice { conversation["tool_choice"] = choice.json }
-        var outputConfig = conversation["output_config"] ?? .object([])
-        if let effort = options.effort { outputConfig = outputConfig._replacingFields([("effort", .string(effort))]) }
-        if let schema = try options.schemaPath.flatMap({ path throws(ChatFiles.Failure) in try ChatFiles.json(path, "a JSON schema") }) {
-            outputConfig = outputConfig._replacingFields([("format", .object([("type", .string("json_schema")), ("schema", schema)]))])
-        }
-        if outputConfig.objectValue?.isEmpty == false { conversation["output_config"] = outputConfig }
-        return conversation
+        do throws(RequestError) { _ = try RequestEncoder.encode(request) } catch { return error }
+        return nil
     }
 }
 

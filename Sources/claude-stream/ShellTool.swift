@@ -11,6 +11,7 @@
 // JSON is an `is_error` result whose text says what happened, with the
 // command's stdout and the last bytes of its stderr (secrets redacted).
 
+import ClaudeSession
 import ClaudeTransport
 import IncrementalJSON
 
@@ -19,7 +20,6 @@ struct ShellToolSettings: Sendable {
     /// The environment as chat started (credentials are dropped per tool).
     var environment: [String: String]
     var limits: ToolProcessLimits
-    var slots: ToolSlots
     /// Removes any credential value from what a tool wrote.
     var redactor: SecretRedactor
 
@@ -35,18 +35,35 @@ struct ShellToolResult: Sendable {
     var isError: Bool
 }
 
-struct ShellTool: Sendable {
+struct ShellTool: ClientTool {
+    typealias Arguments = JSONValue
+
     var name: String
     var command: String
     var outputIsJSON: Bool
     var settings: ShellToolSettings
 
-    /// Runs the command for the call `id` once a slot is free.
+    /// A definition from --tools replaces this one (the session keeps the first of a name).
+    var description: String { "Runs a command; the input JSON is its standard input." }
+    /// Any JSON object.
+    var inputSchema: JSONValue { .object([("type", .string("object"))]) }
+
+    /// An error result's text (ClaudeSession sends a thrown error's description).
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func call(_ input: JSONValue) async throws -> ToolOutput {
+        let result = await run(id: ClientToolCall.current?.id ?? "", input: input)
+        let content = result.content
+        if result.isError { throw Failure(description: content.stringValue ?? content.compactJSON) }
+        if let text = content.stringValue { return .text(text) }
+        return .blocks([.verbatimBlocks(content)])
+    }
+
+    /// Runs the command for the call `id`.
     func run(id: String, input: JSONValue) async -> ShellToolResult {
-        guard await settings.slots.acquire() else {
-            return failure("the run was stopped before the tool started; it did not run")
-        }
-        defer { settings.slots.release() }
+        if Task.isCancelled { return failure("the run was stopped before the tool started; it did not run") }
         var bytes: [UInt8] = []
         input.encodeCompact(into: &bytes)
         let environment = CredentialEnvironment.forTool(

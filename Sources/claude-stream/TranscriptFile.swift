@@ -10,11 +10,10 @@
 //     on one file system) and the directory fsynced; on every failure the
 //     temporary file is removed, and an exit that cannot wait (a second
 //     Ctrl-C) removes it too;
-//   * a file that exists but cannot be read exits 66, one that is not a
-//     conversation (bad JSON, wrong shape, nesting past the limit) exits 65,
-//     and neither is ever written; a file that cannot be written exits 73;
-//   * what the writer writes, the reader reads: the writer parses its own
-//     text with the reader's limits before it replaces anything.
+//   * a file that exists but cannot be read exits 66 (one that is not a
+//     conversation exits 65, ChatSetup), and neither is ever written; a
+//     file that cannot be written exits 73. What is written is
+//     SessionTranscript's text, which its reader always reads back.
 
 import IncrementalJSON
 import Synchronization
@@ -31,47 +30,8 @@ enum TranscriptFile {
         var status: Int32
     }
 
-    /// The reader's nesting limit: above the 512 levels a streamed tool input
-    /// may have, plus the levels the body wraps around it.
-    static let maxDepth = 600
-    /// Largest transcript read.
+    /// Largest file read.
     static let maxBytes = 1 << 30
-
-    static var parserOptions: JSONParserOptions { JSONParserOptions(maxDepth: maxDepth) }
-
-    // MARK: Reading
-
-    /// The conversation in `path` (an API request body), nil when there is
-    /// no file yet or it is empty.
-    static func read(_ path: String) throws(Failure) -> JSONValue? {
-        guard let bytes = try contents(path) else { return nil }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
-        let value: JSONValue
-        do throws(JSONParseError) { value = try JSONValue.parse(bytes, options: parserOptions) } catch {
-            throw Failure(message: "\(path) is not a transcript (a JSON request body): \(error); it was left as it is", status: 65)
-        }
-        if let problem = shapeProblem(value) {
-            throw Failure(message: "\(path) is not a transcript: \(problem); it was left as it is", status: 65)
-        }
-        return value
-    }
-
-    /// What makes `value` not a request body, or nil.
-    static func shapeProblem(_ value: JSONValue) -> String? {
-        guard value.objectValue != nil else { return "the top level is not a JSON object" }
-        guard let messages = value["messages"] else { return nil }
-        guard let array = messages.arrayValue else { return "`messages` is not an array" }
-        for (index, message) in array.enumerated() {
-            guard message.objectValue != nil else { return "messages[\(index)] is not an object" }
-            guard let role = message["role"]?.stringValue, role == "user" || role == "assistant" else {
-                return "messages[\(index)].role is not \"user\" or \"assistant\""
-            }
-            guard let content = message["content"], content.stringValue != nil || content.arrayValue != nil else {
-                return "messages[\(index)].content is not a string or an array"
-            }
-        }
-        return nil
-    }
 
     /// The bytes of `path`; nil when it does not exist (a dangling link included).
     static func contents(_ path: String) throws(Failure) -> [UInt8]? {
@@ -101,17 +61,6 @@ enum TranscriptFile {
     }
 
     // MARK: Writing
-
-    /// Replaces the file `path` (or its link's target) with `body`'s text.
-    static func write(_ body: JSONValue, to path: String) throws(Failure) {
-        var bytes: [UInt8] = []
-        body.encodeCompact(into: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
-        do throws(JSONParseError) { _ = try JSONValue.parse(bytes, options: parserOptions) } catch {
-            throw Failure(message: "the conversation cannot be saved to \(path): it would not read back (\(error)); the file was left as it is", status: 73)
-        }
-        try replace(path, with: bytes)
-    }
 
     /// The temporary file being written, removed by an exit that cannot wait.
     private static let temporary = Mutex<String?>(nil)

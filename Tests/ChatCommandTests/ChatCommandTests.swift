@@ -98,7 +98,9 @@ struct ChatLoopTests {
         #expect(try server.bodies().count == 2)
     }
 
-    @Test func callsLeftPendingAreAnsweredByTheNextRun() throws {
+    /// A new prompt never re-runs tools silently: calls left pending by an
+    /// earlier run are answered as not run, and the prompt follows.
+    @Test func aNewPromptAnswersCallsLeftPendingAsNotRun() throws {
         let server = try ChatScript()
         try server.load([response([toolUse("toolu_p", "echo", #"{"n":1}"#)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).json").path
@@ -107,10 +109,27 @@ struct ChatLoopTests {
         #expect(first.status == 4, "\(first.stderr)")
         let second = try runChat(["Next", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--transcript", file])
         #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("answered as not run"), "\(second.stderr)")
         let last = try #require(try server.bodies().last)
         let content = Array(last["messages"]?.arrayValue?.last?["content"]?.arrayValue ?? JSONArray())
         #expect(content.map { $0["type"]?.stringValue } == ["tool_result", "text"])
         #expect(content.first?["tool_use_id"]?.stringValue == "toolu_p")
+        #expect(content.first?["is_error"]?.boolValue == true)
+        #expect(content.first?["content"]?.stringValue?.contains("not run") == true)
+    }
+
+    /// Without a prompt, chat resumes: the pending calls run, then the loop goes on.
+    @Test func resumingWithoutAPromptRunsThePendingCalls() throws {
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_p", "echo", #"{"n":1}"#)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let first = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--max-turns", "1", "--transcript", file])
+        #expect(first.status == 4, "\(first.stderr)")
+        let second = try runChat(["--final-json", "--base-url", server.base, "--tool", "echo=cat", "--transcript", file])
+        #expect(second.status == 0, "\(second.stderr)")
+        let content = lastResults(try #require(try server.bodies().last))
+        #expect(content.map { $0["type"]?.stringValue } == ["tool_result"])
         #expect(content.first?["content"]?.stringValue == #"{"n":1}"#)
     }
 

@@ -2,7 +2,9 @@
 // atomically after every complete round, never overwritten when it cannot
 // be read, and an exit status that says when it could not be written.
 
+import ClaudeSession
 import ClaudeTestSupport
+import ClaudeTransport
 import Foundation
 import IncrementalJSON
 import Testing
@@ -140,5 +142,47 @@ struct TranscriptFileTests {
         #expect(run.status == 4, "\(run.stderr)")
         #expect(run.stderr.contains("pause_turn"))
         #expect(try server.bodies().count == 1)
+    }
+}
+
+/// The transcript file and `SessionTranscript` are one format: either side
+/// reads what the other wrote.
+@Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"))
+struct TranscriptFormatSharingTests {
+    @Test func sessionTranscriptReadsWhatChatWrote() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "echo", #"{"q":"x"}"#)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let file = scratch.file("t.json")
+        let run = try runChat(["Hi", "--final-json", "--base-url", server.base, "--transcript", file, "--system", "Be brief",
+                               "--tool", "echo=cat"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let transcript = try SessionTranscript(jsonBytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(transcript.setup.system == "Be brief")
+        #expect(transcript.responses.count == 2)
+        #expect(transcript.toolCalls.map(\.id) == ["toolu_1"])
+        #expect(transcript.messages.count == 4)
+        #expect(transcript.pendingToolCalls.isEmpty)
+    }
+
+    @Test func chatContinuesWhatSessionTranscriptWrote() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        var transcript = SessionTranscript(setup: MessageRequest(model: .opus5, messages: [], system: "Be brief", maxTokens: 321))
+        transcript.appendPrompt([.text("Hello")])
+        let file = scratch.file("t.json")
+        try Data(try transcript.jsonBytes()).write(to: URL(fileURLWithPath: file))
+        let server = try ChatScript()
+        try server.load([response([textBlock], stop: "end_turn")])
+        // The transcript ends with the user's turn: chat answers it without a prompt.
+        let run = try runChat(["--final-json", "--base-url", server.base, "--transcript", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        let body = try #require(try server.bodies().first)
+        #expect(body["system"]?.stringValue == "Be brief")
+        #expect(body["max_tokens"]?.compactJSON == "321")
+        #expect(body["messages"]?.compactJSON == #"[{"role":"user","content":[{"type":"text","text":"Hello"}]}]"#)
+        let saved = try SessionTranscript(jsonBytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        #expect(saved.responses.count == 1)
     }
 }
