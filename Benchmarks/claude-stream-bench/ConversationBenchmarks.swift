@@ -3,12 +3,13 @@
 //
 //   history: the next request of a 100-turn conversation of ≈10 MB (each
 //     response a mixed stream's message: thinking with signature, web search
-//     results, cited text, tool input), built from the transcript and
+//     results, cited text, tool input; each call answered by a tool result
+//     before the next prompt), built from the transcript, checked and
 //     encoded, versus Foundation's JSONEncoder encoding the same history as
 //     Codable structs. Replayed turns are bytes already, so the target is
 //     memcpy class: at least 1 GB/s of history.
 //   overhead: one streamed response through ClaudeSession.respond (request
-//     built, stream accumulated, transcript entry made) versus the same bytes
+//     built and checked, stream accumulated, transcript entry made) versus the same bytes
 //     fed to MessageAccumulator directly. Target: at most 5% more.
 //   first send: what the overhead row does not include, shown beside the
 //     same baseline: a response's content is encoded to bytes once, when it
@@ -93,6 +94,11 @@ enum ConversationBenchmarks {
             bytes += entry.content.bytes.count + prompt.utf8.count  // also makes the bytes: the steady state
             transcript.appendResponse(entry)
             mirror.append(_CodableMessage(role: "assistant", content: _CodableBlock.blocks(message.contentJSON())))
+            // Each response calls a tool (the generator repeats one id); its
+            // result opens the next user turn, as the API requires.
+            let results = Set(entry.toolCalls.map(\.id)).sorted().map { ToolResult(toolUseID: $0, content: .text("ok")) }
+            guard (try? transcript.appendToolOutputs(results)) != nil else { preconditionFailure("each result answers a call") }
+            mirror.append(_CodableMessage(role: "user", content: results.map { _ in _CodableBlock(type: "tool_result", text: "ok") }))
         }
         let session = ClaudeSession(transcript: transcript, transport: _RecordedTransport(bytes: []))
         return (session, mirror, bytes)
