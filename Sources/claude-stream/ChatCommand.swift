@@ -139,9 +139,9 @@ enum ChatCommand {
         }
         if let choice = options.toolChoice { conversation["tool_choice"] = choice.json }
         var outputConfig = conversation["output_config"] ?? .object([])
-        if let effort = options.effort { outputConfig = outputConfig._replacingFields([("effort", .string(effort))]) }
+        if let effort = options.effort { outputConfig = outputConfig.replacingFields([("effort", .string(effort))]) }
         if let path = options.schemaPath, let schema = try ChatFiles.json(path, "a JSON schema") {
-            outputConfig = outputConfig._replacingFields([("format", .object([("type", .string("json_schema")), ("schema", schema)]))])
+            outputConfig = outputConfig.replacingFields([("format", .object([("type", .string("json_schema")), ("schema", schema)]))])
         }
         if outputConfig.objectValue?.isEmpty == false { conversation["output_config"] = outputConfig }
         return conversation

@@ -43,7 +43,7 @@ struct ChatConversation {
                 content = Array(last["content"]?.arrayValue ?? JSONArray())
             }
             content += blocks
-            messages[messages.count - 1] = last._replacingFields([("content", .array(content))])
+            messages[messages.count - 1] = last.replacingFields([("content", .array(content))])
         } else {
             messages.append(.object([("role", .string("user")), ("content", .array(blocks))]))
         }
