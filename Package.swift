@@ -96,6 +96,10 @@ let package = Package(
         .testTarget(
             name: "ClaudeTransportTests", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "FuzzProperties", "ClaudeTestSupport"],
             swiftSettings: strict),
+        // `chat` run as a process against the loopback server.
+        .testTarget(
+            name: "ChatCommandTests", dependencies: ["claude-stream", "IncrementalJSON", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

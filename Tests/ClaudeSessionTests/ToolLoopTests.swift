@@ -121,7 +121,7 @@ struct ToolLoopTests {
 
             let transcript = session.transcript
             #expect(transcript.responses.count == 3)
-            #expect(transcript.entries.filter { if case .toolCall = $0 { true } else { false } }.count == 7)
+            #expect(transcript.toolCalls.count == 7)
             #expect(transcript.entries.filter { if case .toolOutput = $0 { true } else { false } }.count == 7)
             #expect(transcript.pendingToolCalls.isEmpty)
             #expect(transcript.usageByModel["claude-opus-5"] == TokenUsage(inputTokens: 20, outputTokens: 10))
