@@ -53,7 +53,7 @@ enum ChatSetup {
             var added: [(String, JSONValue)] = []
             if body["model"] == nil { added.append(("model", .string(ClaudeModel.opus5.id))) }
             if body["messages"] == nil { added.append(("messages", .array([]))) }
-            if !added.isEmpty { body = body._replacingFields(added) }
+            if !added.isEmpty { body = body.replacingFields(added) }
         }
         do throws(TranscriptError) { return try SessionTranscript(apiJSON: body) } catch {
             throw ChatSetupFailure(message: "\(path) is not \(what): \(error); it was left as it is", status: 65)
