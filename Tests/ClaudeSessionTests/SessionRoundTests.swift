@@ -195,3 +195,27 @@ private let done = StreamScript(id: "msg_done").text("Done.").end("end_turn")
         #expect(session.toolNames == ["add", "weather"])
     }
 }
+
+/// Answers with the id and name of the call it runs, as the session tells it.
+private struct WhoAmITool: ClientTool {
+    struct Arguments: Decodable, Sendable {}
+    var name: String { "whoami" }
+    var description: String { "Says which call it is" }
+    var inputSchema: JSONValue { JSONSchema.object([]).jsonValue }
+    func call(_ arguments: Arguments) async throws -> ToolOutput {
+        let call = ClientToolCall.current
+        return .text("\(call?.id ?? "none") \(call?.name ?? "none")")
+    }
+}
+
+@Suite struct ClientToolCallTests {
+    @Test func aToolLearnsTheCallItRuns() async throws {
+        let calls = StreamScript(id: "msg_calls").toolUse("toolu_a", "whoami", "{}").toolUse("toolu_b", "whoami", "{}").end("tool_use")
+        let transport = FakeTransport([.stream(calls), .stream(done)])
+        let session = ClaudeSession(setup: testSetup(), tools: [WhoAmITool()], transport: transport)
+        _ = try await session.respond(to: "Who?")
+        let results = Array(transport.bodies.last?["messages"]?.arrayValue?.last?["content"]?.arrayValue ?? JSONArray())
+        #expect(results.map { $0["content"]?.stringValue } == ["toolu_a whoami", "toolu_b whoami"])
+        #expect(ClientToolCall.current == nil)
+    }
+}
