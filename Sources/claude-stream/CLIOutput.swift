@@ -2,6 +2,7 @@
 // event or per prefix); going through `print` per line costs a lock and a
 // flush decision each time, so lines are collected and written in blocks.
 
+import ClaudeStreaming
 import IncrementalJSON
 
 #if canImport(Glibc)
@@ -11,8 +12,11 @@ import Darwin
 #endif
 
 enum CLIOutput {
+    /// Writes `text` and a line feed to stderr, through ``TerminalText``
+    /// (`.lines`): error texts quote server words (an API error's type and
+    /// message, a tool name, an id), and stderr is usually a terminal.
     static func standardError(_ text: String) {
-        var line = text
+        var line = TerminalText.sanitized(text, layout: .lines)
         if !line.hasSuffix("\n") { line += "\n" }
         var bytes = Array(line.utf8)
         _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
