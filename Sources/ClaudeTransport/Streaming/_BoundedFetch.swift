@@ -98,7 +98,7 @@ extension MessagesClient {
     func _boundedFetch(_ request: URLRequest, redactor: SecretRedactor) async throws(TransportError) -> (Int, [String: String], [UInt8]) {
         switch await _BoundedFetch.fetch(request, cap: configuration.maxErrorBodyBytes) {
         case .success(let answer): return (answer.status, answer.headers, answer.body)
-        case .failure(let error): throw .network(redactor.redact(error.localizedDescription))
+        case .failure(let error): throw .network(redactor.redact(SystemErrorDescription.phrase(for: error)))
         }
     }
 }

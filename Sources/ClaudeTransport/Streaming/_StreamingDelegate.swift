@@ -272,7 +272,8 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let code = (error as? URLError)?.code
         if code == .timedOut { return .idleTimeout(seconds: idleTimeout, snapshot: snapshot) }
         if code == .cancelled { return .cancelled(snapshot: snapshot) }
-        let reason = redactor.redact(error.map { "\($0.localizedDescription)" } ?? "closed")
+        // A sentence, not Foundation's "The operation could not be completed".
+        let reason = redactor.redact(error.map(SystemErrorDescription.phrase(for:)) ?? "the connection closed")
         return streaming ? .connectionLost(reason: reason, snapshot: snapshot) : .network(reason)
     }
 }
