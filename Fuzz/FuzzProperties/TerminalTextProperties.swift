@@ -1,7 +1,8 @@
 // Fuzz property for the terminal sanitizer (`TerminalText`, ClaudeStreaming).
 //
-// Input layout: byte 0 bit 0 picks the layout (0: `.singleLine`, 1:
-// `.lines`); the rest is the text, any bytes (not necessarily UTF-8).
+// Input layout: byte 0 bit 1 picks JSON lines (`sanitized(jsonLines:)`),
+// else bit 0 the layout (0: `.singleLine`, 1: `.lines`); the rest is the
+// text, any bytes (not necessarily UTF-8).
 //
 // Checked for every input:
 // - the output is valid UTF-8;
@@ -9,14 +10,18 @@
 //   DEL or a C1 control: nothing in it can start a terminal sequence;
 // - sanitizing the output again changes nothing (an escape is printable);
 // - valid UTF-8 without controls comes back byte for byte (nothing else is
-//   touched), and the bytes API and the String API agree on valid UTF-8.
+//   touched), and the bytes API and the String API agree on valid UTF-8;
+// - JSON lines: no control but line feed; a text that is one JSON value
+//   gives one that parses to the same value.
 
 import ClaudeStreaming
+import IncrementalJSON
 
 public enum TerminalTextFuzzProperty {
     /// Returns nil when the property holds, else a description of the failure.
     public static func check(_ input: UnsafeRawBufferPointer) -> String? {
         guard let selector = input.first else { return nil }
+        if selector & 2 == 2 { return checkJSONLines(Array(input.dropFirst())) }
         let layout: TerminalText.Layout = selector & 1 == 0 ? .singleLine : .lines
         let text = Array(input.dropFirst())
         let output = text.withUnsafeBufferPointer { TerminalText.sanitized(utf8: $0, layout: layout) } ?? text
@@ -32,6 +37,19 @@ public enum TerminalTextFuzzProperty {
                 TerminalText.isControl($0) && !(layout == .lines && ($0 == "\n" || $0 == "\t"))
             }
             if !hasControl && output != text { return "a safe text was changed" }
+        }
+        return nil
+    }
+
+    static func checkJSONLines(_ text: [UInt8]) -> String? {
+        let output = text.withUnsafeBufferPointer { TerminalText.sanitized(jsonLines: $0) } ?? text
+        if let problem = unsafeScalar(in: output, layout: .lines) { return "JSON output \(problem)" }
+        if output.contains(0x09) { return "JSON output holds a tab" }
+        let again = output.withUnsafeBufferPointer { TerminalText.sanitized(jsonLines: $0) }
+        if let again, again != output { return "sanitizing JSON twice changed it" }
+        if let value = try? JSONValue.parse(text) {
+            guard let escaped = try? JSONValue.parse(output) else { return "valid JSON became invalid" }
+            if escaped.compactJSON != value.compactJSON { return "the JSON value changed" }
         }
         return nil
     }

@@ -33,10 +33,16 @@ enum CLIOutput {
 /// Collects output bytes and writes them to a file descriptor in large blocks.
 struct OutputWriter {
     let fileDescriptor: Int32
+    /// Lines of JSON bound for a terminal: ``write(bytes:)`` passes them
+    /// through ``TerminalText/sanitized(jsonLines:)`` (same values, no DEL or
+    /// C1 control left raw). Off for a pipe or a file, which get the bytes
+    /// exactly.
+    private let escapesJSONForTerminal: Bool
     private var buffer: [UInt8] = []
 
-    init(fileDescriptor: Int32) {
+    init(fileDescriptor: Int32, jsonLinesForTerminal: Bool = false) {
         self.fileDescriptor = fileDescriptor
+        escapesJSONForTerminal = jsonLinesForTerminal && isatty(fileDescriptor) == 1
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -46,7 +52,16 @@ struct OutputWriter {
     }
 
     mutating func write(bytes: some Sequence<UInt8>) {
-        buffer.append(contentsOf: bytes)
+        if escapesJSONForTerminal {
+            let start = buffer.count
+            buffer.append(contentsOf: bytes)
+            let escaped = buffer.withUnsafeBufferPointer { all in
+                TerminalText.sanitized(jsonLines: UnsafeBufferPointer(rebasing: all[start...]))
+            }
+            if let escaped { buffer.replaceSubrange(start..., with: escaped) }
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
         if buffer.count >= 1 << 16 { flush() }
     }
 

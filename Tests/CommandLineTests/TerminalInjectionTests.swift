@@ -171,6 +171,31 @@ struct TerminalInjectionTests {
         }
     }
 
+    /// `events` on a terminal: its JSON lines keep their values, with DEL
+    /// and C1 written as JSON escapes; to a pipe, the bytes are as before.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1)"))
+    func eventsOnATerminalEscapeC1AsJSON() throws {
+        guard let executable = CLI.executable else { return }
+        let stream = "event: \u{9B}2J\ndata: {\"t\":\"\u{9D}52;c;eA==\u{9C}\u{7F}\"}\n\n"
+        let file = try CLI.temporaryFile(Array(stream.utf8))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "'\(executable.path)' events '\(file)'", "/dev/null"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let bytes = Array(output.fileHandleForReading.readDataToEndOfFile())
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let shown = String(decoding: bytes, as: UTF8.self)
+        #expect(TerminalBytes.foreignControls(in: bytes).isEmpty, "\(shown.debugDescription)")
+        #expect(shown.contains(#"{"event":"\u009b2J","data":"{\"t\":\"\u009d52;c;eA==\u009c\u007f\"}""#), "\(shown.debugDescription)")
+        let piped = try CLI.run(["events", file])
+        #expect(piped.stdout.unicodeScalars.contains("\u{9B}"), "a pipe gets the bytes as they were")
+    }
+
     /// `--final-json` is the API's JSON, escapes kept as sent, on a terminal too.
     @Test func finalJSONIsByteExact() throws {
         let file = try CLI.temporaryFile(Array(HostileRecording.stream.utf8))

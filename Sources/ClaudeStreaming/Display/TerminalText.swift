@@ -22,9 +22,16 @@
 // ASCII). The escapes are for reading, not for reversing: a text that
 // already holds `\u{1B}` looks the same as one that held ESC.
 //
+// JSON lines (`events`, `json` on a terminal) are text too, but an escape
+// like `\u{1B}` would change their value. JSON already escapes C0 inside
+// strings; `sanitized(jsonLines:)` writes the rest (DEL, C1) as JSON
+// escapes (`\u009b`), which keeps the value, and bytes that are not UTF-8
+// as U+FFFD.
+//
 // The guarantee, checked by the `terminal-text` fuzz target: whatever the
 // input bytes, the output is valid UTF-8 and holds no C0 control (but line
-// feed and tab in `.lines`), no DEL and no C1 control.
+// feed and tab in `.lines`, line feed in JSON lines), no DEL and no C1
+// control; and JSON lines parse to the value they held.
 
 /// Makes text from outside safe to show on a terminal: every control
 /// character (C0, DEL, C1) becomes a visible escape such as `\u{1B}`.
@@ -65,6 +72,32 @@ public enum TerminalText {
         // Decoding replaces every byte that is not UTF-8 with U+FFFD.
         for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
             append(scalar, layout: layout, to: &output)
+        }
+        return Array(String(output).utf8)
+    }
+
+    /// Lines of JSON text with every control but the line feed written as a
+    /// JSON escape (`\u009b`), tab and carriage return as spaces, or nil
+    /// when there is none: the same JSON values, safe to print on a
+    /// terminal. (Valid JSON holds tab and carriage return only as
+    /// whitespace between tokens, and other controls only inside strings,
+    /// where the escape means the same character.)
+    ///
+    /// - Complexity: O(`utf8.count`).
+    public static func sanitized(jsonLines utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        if !utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A) || $0 >= 0x7F }) { return nil }
+        var output = String.UnicodeScalarView()
+        for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
+            if scalar == "\t" || scalar == "\r" {
+                // JSON whitespace outside strings (inside one they are not
+                // valid JSON at all): a space keeps the value.
+                output.append(" ")
+            } else if isControl(scalar) && scalar != "\n" {
+                let hex = String(scalar.value, radix: 16)
+                output.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                output.append(scalar)
+            }
         }
         return Array(String(output).utf8)
     }

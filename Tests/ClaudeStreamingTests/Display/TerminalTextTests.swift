@@ -5,6 +5,7 @@
 import ClaudeStreaming
 import Foundation
 import FuzzProperties
+import IncrementalJSON
 import Testing
 
 @Suite struct TerminalTextTests {
@@ -36,6 +37,16 @@ import Testing
         #expect(output.map { String(decoding: $0, as: UTF8.self) } == "a\u{FFFD}2J\u{FFFD}")
     }
 
+    @Test func jsonLinesKeepTheirValue() throws {
+        let json = Array(#"{"a":"\#u{9B}2J","b":"x\#u{7F}","c":"\u001b"}"#.utf8) + [0x0A]
+        let escaped = try #require(json.withUnsafeBufferPointer { TerminalText.sanitized(jsonLines: $0) })
+        #expect(String(decoding: escaped, as: UTF8.self) == #"{"a":"\u009b2J","b":"x\u007f","c":"\u001b"}"# + "\n")
+        #expect(try JSONValue.parse(escaped).compactJSON == (try JSONValue.parse(json)).compactJSON)
+        let plain = Array(#"{"a":"héllo"}"#.utf8)
+        let unchanged = plain.withUnsafeBufferPointer { TerminalText.sanitized(jsonLines: $0) }
+        #expect(unchanged == nil || unchanged == plain, "text without controls is kept")
+    }
+
     @Test func fuzzCorpusIsPresent() {
         #expect(FuzzCorpus.inputs("terminal-text").filter { $0.hasPrefix("seeds/") }.count >= 10)
     }
@@ -47,20 +58,25 @@ import Testing
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }
 
-    /// Every single byte and every two-byte sequence, in both layouts: the
-    /// exhaustive part of what the fuzzer explores at random.
+    /// Every single byte and every two-byte sequence in the text layouts;
+    /// for JSON lines every byte after each byte that starts a token or a
+    /// control: the exhaustive part of what the fuzzer explores at random.
     @Test func propertyHoldsForEveryInputOfUpToTwoBytes() {
         var failures: [String] = []
+        func check(_ bytes: [UInt8]) {
+            if let failure = bytes.withUnsafeBytes(TerminalTextFuzzProperty.check) { failures.append("\(bytes): \(failure)") }
+        }
         for selector: UInt8 in [0, 1] {
             for first in 0...255 {
-                if let failure = [selector, UInt8(first)].withUnsafeBytes(TerminalTextFuzzProperty.check) {
-                    failures.append("\(selector) \(first): \(failure)")
-                }
-                for second in 0...255 {
-                    if let failure = [selector, UInt8(first), UInt8(second)].withUnsafeBytes(TerminalTextFuzzProperty.check) {
-                        failures.append("\(selector) \(first) \(second): \(failure)")
-                    }
-                }
+                check([selector, UInt8(first)])
+                for second in 0...255 { check([selector, UInt8(first), UInt8(second)]) }
+            }
+        }
+        let starts: [UInt8] = [0x09, 0x0A, 0x0D, 0x1B, 0x20, 0x22, 0x30, 0x5B, 0x5C, 0x7B, 0x7F, 0x9B, 0xC2]
+        for first in 0...255 {
+            check([2, UInt8(first)])
+            if starts.contains(UInt8(first)) {
+                for second in 0...255 { check([2, UInt8(first), UInt8(second)]) }
             }
         }
         #expect(failures.isEmpty, "\(failures.prefix(5))")
