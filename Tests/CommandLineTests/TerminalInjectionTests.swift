@@ -10,6 +10,7 @@
 // `--final-json` of the same file must stay byte-exact, escapes and all.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing

@@ -9,6 +9,7 @@
 // run takes, since it is the time a user waits.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
