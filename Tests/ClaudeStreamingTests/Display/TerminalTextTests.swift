@@ -47,6 +47,11 @@ import Testing
         #expect(unchanged == nil || unchanged == plain, "text without controls is kept")
     }
 
+}
+
+/// The terminal-text fuzz target's seeds and regressions (the name is what
+/// `swift test --filter FuzzRegression` finds).
+@Suite struct TerminalTextFuzzRegressionTests {
     @Test func fuzzCorpusIsPresent() {
         #expect(FuzzCorpus.inputs("terminal-text").filter { $0.hasPrefix("seeds/") }.count >= 10)
     }
