@@ -63,7 +63,8 @@ public enum TerminalText {
     }
 
     /// The bytes of `utf8` sanitized, or nil when they are already safe (the
-    /// common case, which then costs one pass and no copy).
+    /// common case: printable ASCII costs one pass and no copy, other safe
+    /// text a decoding pass).
     ///
     /// - Complexity: O(`utf8.count`).
     public static func sanitized(utf8: UnsafeBufferPointer<UInt8>, layout: Layout = .lines) -> [UInt8]? {
@@ -73,7 +74,9 @@ public enum TerminalText {
         for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
             append(scalar, layout: layout, to: &output)
         }
-        return Array(String(output).utf8)
+        let sanitized = Array(String(output).utf8)
+        // Safe text beyond ASCII (accents, CJK, emoji) comes back as it was.
+        return sanitized.elementsEqual(utf8) ? nil : sanitized
     }
 
     /// Lines of JSON text with every control but the line feed written as a
@@ -99,7 +102,8 @@ public enum TerminalText {
                 output.append(scalar)
             }
         }
-        return Array(String(output).utf8)
+        let sanitized = Array(String(output).utf8)
+        return sanitized.elementsEqual(utf8) ? nil : sanitized
     }
 
     /// Whether `utf8` is printable ASCII (with line feed and tab in `.lines`),
