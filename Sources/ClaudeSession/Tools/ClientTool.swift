@@ -92,7 +92,8 @@ struct _ErasedTool: Sendable {
             do {
                 return (try await tool.call(arguments).resultContent, false)
             } catch {
-                return (.text("\(error)"), true)
+                // Foundation's own text is no sentence ("NSCocoaErrorDomain error 256").
+                return (.text(SystemErrorDescription.phrase(for: error)), true)
             }
         }
     }
