@@ -77,7 +77,7 @@ public final class ClaudeSession: Sendable {
     ///
     /// - Throws: ``SessionError``; a decode failure is ``SessionError/Kind/structuredOutput(_:)`` saying why.
     public func respond<T: StructuredResponse>(to prompt: String, generating type: T.Type) async throws(SessionError) -> T {
-        let response = try await _run(prompt: [.text(prompt)], outputSchema: T.outputSchema, onSnapshot: nil)
+        let response = try await _run(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: transcript), onSnapshot: nil)
         do throws(StructuredOutputError) {
             return try response.message.decodeStructured(T.self, complete: true)
         } catch {
@@ -101,7 +101,7 @@ public final class ClaudeSession: Sendable {
     /// As ``streamResponse(to:)-(String)``, with `T.Partial` decoded at every snapshot.
     public func streamResponse<T: StructuredResponse>(to prompt: String, generating type: T.Type) -> StructuredResponseStream<T> {
         StructuredResponseStream(base: ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
-            _ = try await self._run(prompt: [.text(prompt)], outputSchema: T.outputSchema, onSnapshot: onSnapshot)
+            _ = try await self._run(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: self.transcript), onSnapshot: onSnapshot)
         })
     }
 
@@ -128,6 +128,7 @@ public final class ClaudeSession: Sendable {
         defer { state.withLock { $0.busy = false } }
         func commit() { state.withLock { $0.transcript = working } }
         func failure(_ kind: SessionError.Kind) -> SessionError { SessionError(kind, transcript: transcript) }
+        if let error = tools.lazy.compactMap(\.schemaError).first { throw failure(.structuredOutput(.schemaDerivation(error))) }
 
         // Calls a turn limit left unanswered are answered first (the API
         // needs a result for every tool_use before anything else).

@@ -1,5 +1,4 @@
 public import ClaudeTransport
-public import IncrementalJSON
 
 /// How a ``ClaudeSession`` asks: the request fields every turn shares, and
 /// the limit on its tool loop.

@@ -1,11 +1,52 @@
+import ClaudeTransport
 public import IncrementalJSON
 
+// A type the model answers in, declared once: its schema is derived from its
+// `Decodable` conformance and its partial form is `PartialValue<Self>`,
+// unless the type states either itself.
+
 /// A type the model can answer in: its JSON Schema, and the partial form
-/// (every property optional) that decodes while the answer streams.
+/// that decodes while the answer streams.
+///
+/// Only `Decodable & Sendable` is needed: ``outputSchema`` defaults to
+/// `JSONSchema(for: Self.self)` (with the type's annotations, see
+/// `JSONSchemaAnnotated`) and ``Partial`` to `PartialValue<Self>`. A type
+/// may still write either by hand.
+///
+/// ```swift
+/// struct Party: StructuredResponse {
+///     var characters: [Character]
+///     struct Character: Decodable, Sendable { var name: String; var role: String }
+/// }
+/// for try await step in session.streamResponse(to: "Three characters", generating: Party.self) {
+///     let names = (step.partial?[Party.CodingKeys.characters] ?? [PartialValue<Party.Character>]()).map { $0["name", as: String.self] }
+/// }
+/// ```
 public protocol StructuredResponse: Decodable, Sendable {
-    /// The type decoded from every snapshot while the answer streams: the same
-    /// fields, all optional, so any prefix of the answer decodes.
-    associatedtype Partial: Decodable & Sendable
-    /// The JSON Schema sent as `output_config.format`.
-    static var outputSchema: JSONValue { get }
+    /// The type decoded from every snapshot while the answer streams, so any
+    /// prefix of the answer decodes: `PartialValue<Self>` unless the type
+    /// names its own (every property optional).
+    associatedtype Partial: Decodable & Sendable = PartialValue<Self>
+    /// The JSON Schema sent as `output_config.format`; derived from the type
+    /// unless it gives one.
+    ///
+    /// - Throws: `SchemaDerivationError` when the derived schema cannot be
+    ///   derived (the session then sends nothing).
+    static var outputSchema: JSONValue { get throws(SchemaDerivationError) }
+}
+
+extension StructuredResponse {
+    /// The schema derived from the type (`JSONSchema(for: Self.self)`).
+    public static var outputSchema: JSONValue {
+        get throws(SchemaDerivationError) { try JSONSchema(for: Self.self).jsonValue }
+    }
+
+    /// ``outputSchema``, a failure as the session's error.
+    static func schemaForRequest(transcript: @autoclosure () -> SessionTranscript) throws(SessionError) -> JSONValue {
+        do throws(SchemaDerivationError) {
+            return try outputSchema
+        } catch {
+            throw SessionError(.structuredOutput(.schemaDerivation(error)), transcript: transcript())
+        }
+    }
 }
