@@ -218,3 +218,20 @@ func recipeFields(_ partial: PartialValue<Recipe>) -> [String: String] {
         #expect(throws: DecodingError.self) { try partial.decodeComplete() }
     }
 }
+
+extension Recipe: CodingKeyed {}
+extension Recipe.Step: CodingKeyed {}
+
+@Suite struct CodingKeyedPartialTests {
+    @Test func fieldsReadByShortKeys() throws {
+        var parser = IncrementalJSONParser()
+        try parser.feed(#"{"title":"Fårikål","steps":[{"text":"Layer","minutes":10},{"text":"Sim"#)
+        let partial = PartialValue<Recipe>(try #require(parser.value))
+        let title: String? = partial[.title]
+        let steps: [PartialValue<Recipe.Step>] = partial[.steps] ?? []
+        #expect(title == "Fårikål")
+        #expect(steps.map { $0[.text] ?? "" } == ["Layer", "Sim"])
+        #expect(steps.first?[.minutes, as: Int.self] == 10)
+        #expect(steps.last?[.minutes, as: Int.self] == nil)
+    }
+}

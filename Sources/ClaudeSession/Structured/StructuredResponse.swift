@@ -14,12 +14,14 @@ public import IncrementalJSON
 /// may still write either by hand.
 ///
 /// ```swift
-/// struct Party: StructuredResponse {
+/// struct Party: StructuredResponse, CodingKeyed {
 ///     var characters: [Character]
+///     enum CodingKeys: String, CodingKey { case characters }   // declared, so readable from outside
 ///     struct Character: Decodable, Sendable { var name: String; var role: String }
 /// }
 /// for try await step in session.streamResponse(to: "Three characters", generating: Party.self) {
-///     let names = (step.partial?[Party.CodingKeys.characters] ?? [PartialValue<Party.Character>]()).map { $0["name", as: String.self] }
+///     let characters: [PartialValue<Party.Character>] = step.partial?[.characters] ?? []
+///     names.text = characters.compactMap { $0["name", as: String.self] }.joined(separator: ", ")
 /// }
 /// ```
 public protocol StructuredResponse: Decodable, Sendable {

@@ -72,6 +72,24 @@ public struct PartialValue<Complete: Decodable>: Decodable, Sendable {
     }
 }
 
+/// A type whose `CodingKeys` are visible (declared, not synthesized, which
+/// are private), so its ``PartialValue`` reads fields as `partial[.city]`.
+///
+/// Declaring `enum CodingKeys: String, CodingKey { … }` inside the type is
+/// all it takes; the conformance finds it by name.
+public protocol CodingKeyed {
+    /// The type's coding keys.
+    associatedtype CodingKeys: CodingKey
+}
+
+extension PartialValue where Complete: CodingKeyed {
+    /// The member `key`, as ``subscript(_:as:)-(CodingKey,_)``, with the
+    /// key written `.city`.
+    public subscript<V: Decodable>(_ key: Complete.CodingKeys, as type: V.Type = V.self) -> V? {
+        self[key.stringValue, as: type]
+    }
+}
+
 extension PartialValue: Equatable {
     public static func == (lhs: PartialValue, rhs: PartialValue) -> Bool { lhs.json == rhs.json }
 }
