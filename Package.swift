@@ -67,15 +67,23 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: Tests
+        // Not a product: what several test targets share (the SSE stream
+        // builder, the loopback server and its client, the child-process
+        // runner). A plain target under Tests/, as SwiftPM allows with an
+        // explicit path, so it stays beside the tests it serves.
+        .target(
+            name: "ClaudeTestSupport", dependencies: ["IncrementalJSON"], path: "Tests/ClaudeTestSupport", exclude: ["Server"],
+            swiftSettings: strict),
         .testTarget(name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "AppendOnlyStorageTests", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
-        .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "_Base64Acceleration", "FuzzProperties"], swiftSettings: strict),
-        .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),
-        .testTarget(name: "ClaudeSessionTests", dependencies: ["ClaudeSession"], resources: [.copy("Server")], swiftSettings: strict),
         .testTarget(
-            name: "ClaudeTransportTests", dependencies: ["ClaudeTransport", "FuzzProperties"], resources: [.copy("Server")], swiftSettings: strict),
+            name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "_Base64Acceleration", "FuzzProperties", "ClaudeTestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming", "ClaudeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "ClaudeSessionTests", dependencies: ["ClaudeSession", "ClaudeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "ClaudeTransportTests", dependencies: ["ClaudeTransport", "FuzzProperties", "ClaudeTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

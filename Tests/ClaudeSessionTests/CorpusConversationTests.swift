@@ -1,5 +1,6 @@
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -14,7 +15,7 @@ import Testing
 // (`replay_notes`), the assistant turn must instead be the response itself,
 // verbatim.
 
-private let conversations = SessionTestPaths.sharedCorpus.appendingPathComponent("conversations")
+private let conversations = TestPaths.sharedCorpus.appendingPathComponent("conversations")
 
 private struct Interaction: Sendable, CustomTestStringConvertible {
     var folder: String

@@ -4,6 +4,7 @@
 
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -73,10 +74,10 @@ private func results(of body: JSONValue) -> [JSONValue] {
     return Array(last?["content"]?.arrayValue ?? JSONArray())
 }
 
-@Suite(.enabled(if: SessionTestPaths.canServe, "needs python3"))
+@Suite(.enabled(if: TestPaths.serverAvailable, "needs python3"))
 struct ToolLoopTests {
     @Test func parallelCallsErrorsAndPauseTurn() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let first = StreamScript(id: "msg_1")
                 .text("Let me check.")
                 .toolUse("toolu_a", "meet", #"{"who":"a"}"#)
@@ -131,7 +132,7 @@ struct ToolLoopTests {
     }
 
     @Test func turnLimitStopsWithPendingCallsAndResumes() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let call = StreamScript().toolUse("toolu_1", "add", #"{"a":1,"b":1}"#).end("tool_use")
             let call2 = StreamScript().toolUse("toolu_2", "add", #"{"a":2,"b":2}"#).end("tool_use")
             let done = StreamScript().text("done").end("end_turn")
@@ -159,7 +160,7 @@ struct ToolLoopTests {
     }
 
     @Test func rateLimitAndDroppedStreamLeaveNoHalfTurn() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let hello = StreamScript().text("Hello!").end("end_turn")
             let long = StreamScript().text("This answer is cut ", "in the middle of a block").end("end_turn")
             let fine = StreamScript().text("Recovered").end("end_turn")
@@ -198,7 +199,7 @@ struct ToolLoopTests {
     }
 
     @Test func cancellationDuringAToolCall() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let call = StreamScript().toolUse("toolu_x", "block", "{}").end("tool_use")
             try await server.script("cancel", [.stream(call)])
             let started = Rendezvous()
@@ -220,7 +221,7 @@ struct ToolLoopTests {
     }
 
     @Test func aSecondCallWhileOneRunsIsRefused() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let slow = StreamScript().text("a", "b").end("end_turn")
             try await server.script("busy", [.stream(slow, pieces: 40, hold: 1)])
             let session = ClaudeSession(model: .opus5, transport: server.client("busy"))
@@ -238,7 +239,7 @@ struct ToolLoopTests {
     }
 
     @Test func cancellationDuringTheStreamClosesTheRequest() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let slow = StreamScript().text("a", "b", "c").end("end_turn")
             try await server.script("cancel-stream", [.stream(slow, pieces: 40, hold: 120)])
             let session = ClaudeSession(model: .opus5, transport: server.client("cancel-stream"))

@@ -5,6 +5,7 @@
 // erase-line then leaves its first rows behind on every redraw. Skipped when
 // tmux is not installed.
 
+import ClaudeTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)

@@ -4,6 +4,7 @@
 // differences, the auth header from the cloud's variable, the answer read
 // in the cloud's framing, and the key or token in no output.
 
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing

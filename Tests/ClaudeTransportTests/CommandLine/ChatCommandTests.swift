@@ -4,6 +4,7 @@
 // it prints, the tool loop with shell commands, --max-turns, --transcript,
 // --request, --tools, --tool-choice, and the bounds of numeric flags.
 
+import ClaudeTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -133,7 +134,7 @@ struct ChatCommandTests {
 
 /// The scripted server of the ClaudeSessionTests (one answer per request).
 private final class ChatScript {
-    static let path = TestPaths.packageRoot.appendingPathComponent("Tests/ClaudeSessionTests/Server/script_server.py")
+    static let path = TestPaths.server
     let port: Int
     let process: Process
     let keepAlive: Pipe

@@ -1,4 +1,5 @@
-// Runs the built `claude-stream` as a child process the test controls:
+// Runs a program (the built `claude-stream`, the loopback server) as a
+// child process the test controls:
 // stdin fed piece by piece (slowly, to check output appears before the
 // input ends, or in bulk from a generator, through a real pipe), stdout
 // read as it comes or sent to a file, and the child's own resource usage:
@@ -14,6 +15,11 @@
 // pipes are close-on-exec, the child closes every other descriptor, and
 // every wait has a deadline after which the child is killed and the test
 // fails, saying so.
+//
+// The child starts with an empty signal mask, every signal at its default
+// disposition (the test runner ignores SIGPIPE, and a child that inherited
+// that would spin on a closed pipe) and in a process group of its own, so
+// the deadline kills the whole group, grandchildren included.
 
 import Foundation
 #if canImport(Glibc)
@@ -22,34 +28,34 @@ import Glibc
 import Darwin
 #endif
 
-final class ChildProcess {
-    enum Output { case pipe, null }
+package final class ChildProcess {
+    package enum Output { case pipe, null }
 
     /// Whether this process (and so the binary it tests, built the same
     /// way) runs under AddressSanitizer: its shadow memory and quarantine
     /// inflate peak memory and stretch large runs more than small ones, so
     /// the memory bounds and time ratios are checked in the plain run only.
-    static let underAddressSanitizer: Bool = {
+    package static let underAddressSanitizer: Bool = {
         guard let program = dlopen(nil, RTLD_NOW) else { return false }
         defer { dlclose(program) }
         return dlsym(program, "__asan_init") != nil
     }()
 
-    struct Result {
-        var status: Int32
-        var stdout: [UInt8]
-        var stderr: String
+    package struct Result {
+        package var status: Int32
+        package var stdout: [UInt8]
+        package var stderr: String
         /// User plus system CPU time of the child, in seconds.
-        var cpuSeconds: Double
+        package var cpuSeconds: Double
         /// Peak resident memory of the child, in bytes.
-        var peakResidentBytes: Int
-        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        package var peakResidentBytes: Int
+        package var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     }
 
     /// GNU time, which forks (so its child's peak is the child's own).
-    static let peakMeter: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil
+    package static let peakMeter: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil
 
-    let pid: pid_t
+    package let pid: pid_t
     private var input: Int32
     /// Where GNU time writes the child's peak RSS in KiB, when it measures.
     private let peakFile: String?
@@ -57,10 +63,13 @@ final class ChildProcess {
     private let errors: Int32
     private var collected: [UInt8] = []
 
-    init(_ arguments: [String], stdout: Output = .pipe, measuringPeak: Bool = false) throws {
-        guard let binary = CLI.executable else { throw CocoaError(.fileNoSuchFile) }
-        var command = [binary.path] + arguments
-        var executablePath = binary.path
+    /// Starts `executable` with `arguments`; `environment` (all of it) replaces this process's when given.
+    package init(
+        executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        stdout: Output = .pipe, measuringPeak: Bool = false
+    ) throws {
+        var command = [executable] + arguments
+        var executablePath = executable
         if measuringPeak, let meter = Self.peakMeter {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("peak-\(UUID().uuidString)").path
             command = [meter, "-f", "%M", "-o", file] + command
@@ -89,10 +98,23 @@ final class ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
         if let addCloseFrom = Self.addCloseFrom { _ = addCloseFrom(&actions, 3) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), everySignal = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let argv = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { for pointer in envp ?? [] { free(pointer) } }
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, executablePath, &actions, nil, argv, environ)
+        let spawned = envp.map { posix_spawn(&child, executablePath, &actions, &attributes, argv, $0) }
+            ?? posix_spawn(&child, executablePath, &actions, &attributes, argv, environ)
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
         pid = child
@@ -132,11 +154,11 @@ final class ChildProcess {
 
     /// How long `finish` waits for the child before killing it: far above
     /// the slowest case (a 1 GiB pipe, a few seconds), far below CI's budget.
-    static let deadlineSeconds: Double = 300
+    package static let deadlineSeconds: Double = 300
 
     /// Writes all of `bytes` to the child's stdin; false once the child stopped reading.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(input, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
@@ -149,19 +171,19 @@ final class ChildProcess {
         return true
     }
 
-    func closeInput() {
+    package func closeInput() {
         if input >= 0 { close(input) }
         input = -1
     }
 
     /// Waits up to `timeout` seconds for stdout to hold `count` bytes in all;
     /// returns everything read so far.
-    func waitForOutput(atLeast count: Int, timeout: Double) -> [UInt8] {
+    package func waitForOutput(atLeast count: Int, timeout: Double) -> [UInt8] {
         waitForOutput(timeout: timeout) { $0.count >= count }
     }
 
     /// Waits up to `timeout` seconds until the output so far satisfies `done`.
-    func waitForOutput(timeout: Double, until done: ([UInt8]) -> Bool) -> [UInt8] {
+    package func waitForOutput(timeout: Double, until done: ([UInt8]) -> Bool) -> [UInt8] {
         let deadline = Date().addingTimeInterval(timeout)
         while !done(collected) && Date() < deadline {
             var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
@@ -182,7 +204,7 @@ final class ChildProcess {
 
     /// Closes stdin (unless another thread feeds it), reads the rest of the
     /// output and reaps the child.
-    func finish(closingInput: Bool = true) -> Result {
+    package func finish(closingInput: Bool = true) -> Result {
         if closingInput { closeInput() }
         var errorBytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -191,7 +213,7 @@ final class ChildProcess {
         var killed = false
         while outputOpen || errorsOpen {
             if !killed && Date() > deadline {
-                kill(pid, SIGKILL)
+                kill(-pid, SIGKILL)
                 killed = true
                 errorBytes.append(contentsOf: Array("[test harness: killed after \(Int(Self.deadlineSeconds)) s]\n".utf8))
             }
@@ -229,11 +251,13 @@ final class ChildProcess {
 
     /// Runs to the end with `input` written from a background thread (so a
     /// child that writes while it reads cannot deadlock against the test).
-    static func run(
-        _ arguments: [String], stdout: Output = .pipe, measuringPeak: Bool = false,
+    package static func run(
+        executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        stdout: Output = .pipe, measuringPeak: Bool = false,
         input: @escaping @Sendable (ChildProcess) -> Void
     ) throws -> Result {
-        let child = try ChildProcess(arguments, stdout: stdout, measuringPeak: measuringPeak)
+        let child = try ChildProcess(
+            executable: executable, arguments, environment: environment, stdout: stdout, measuringPeak: measuringPeak)
         let done = DispatchSemaphore(value: 0)
         let box = UncheckedChild(child)
         Thread.detachNewThread {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Loopback HTTP/1.1 server for the ClaudeTransport tests (standard library only).
+"""Loopback HTTP/1.1 server for the tests (standard library only).
 
 Started by the tests as `python3 loopback_server.py [--corpus DIR]` on
 127.0.0.1 with an ephemeral port; the first line it prints is `PORT <n>`.
@@ -53,6 +53,26 @@ client, so one server handles tests running in parallel:
 
 An optional `t-<id>/` segment first in the path is ignored for routing but
 scopes the *-then-ok faults.
+
+Scripts: a test says what each request gets back, then reads what was sent.
+Each test uses its own script id:
+
+  PUT  /s/<id>                 the script: a JSON array of answers, served in
+                               order to the POSTs under /s/<id>/ (one each).
+  POST /s/<id>/v1/messages     (or .../count_tokens, or any path) takes the
+                               next answer; an exhausted script answers 500.
+  GET  /s/<id>/requests        the path, body and headers of every POST so far.
+
+An answer is an object:
+  status        HTTP status (200 default)
+  body          the body text, or
+  file          a file whose bytes are the body
+  content_type  (text/event-stream for 200, else application/json)
+  headers       extra headers, {"name": "value"}
+  drop_after    send only this many body bytes, then close the socket
+  pieces        send the body in pieces of this many bytes
+  hold          seconds to wait after the first piece (a slow stream)
+  interval      seconds to wait between pieces (a trickle)
 """
 
 import gzip
@@ -75,6 +95,8 @@ REQUESTS = []
 REQUESTS_LOCK = threading.Lock()
 FAILED_ONCE = set()
 SENT = []
+SCRIPTS = {}
+SCRIPT_REQUESTS = {}
 
 
 def sse(event, payload):
@@ -289,8 +311,83 @@ class Handler(BaseHTTPRequestHandler):
         else:
             raise ValueError("unknown mode " + mode)
 
+    # -- scripts ------------------------------------------------------------
+    def _script_id(self):
+        parts = self.path.split("/")
+        return parts[2] if len(parts) > 2 and parts[1] == "s" else None
+
+    def do_PUT(self):
+        sid = self._script_id()
+        length = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(length) if length else b""
+        if sid is None:
+            return self._plain(404, error_body("not_found_error", "no route"))
+        with REQUESTS_LOCK:
+            SCRIPTS[sid] = json.loads(body)
+            SCRIPT_REQUESTS[sid] = []
+        return self._plain(200, b"{}")
+
+    def _script_requests(self, sid):
+        with REQUESTS_LOCK:
+            recorded = list(SCRIPT_REQUESTS.get(sid, []))
+        return self._plain(200, json.dumps(recorded).encode())
+
+    def _script_answer(self, sid, body):
+        with REQUESTS_LOCK:
+            SCRIPT_REQUESTS.setdefault(sid, []).append({
+                "path": self.path, "body": body.decode("utf-8", "replace"),
+                "headers": {k.lower(): v for k, v in self.headers.items()}})
+            script = SCRIPTS.get(sid) or []
+            answer = script.pop(0) if script else {
+                "status": 500, "body": '{"type":"error","error":{"type":"api_error","message":"script exhausted"}}'}
+            count = len(SCRIPT_REQUESTS[sid])
+        status = answer.get("status", 200)
+        if "file" in answer:
+            with open(answer["file"], "rb") as f:
+                data = f.read()
+        else:
+            data = answer.get("body", "").encode()
+        headers = [("request-id", "req_script_%d" % count)] + list(answer.get("headers", {}).items())
+        if status != 200:
+            self.send_response(status)
+            self.send_header("content-type", answer.get("content_type", "application/json"))
+            self.send_header("content-length", str(len(data)))
+            for k, v in headers:
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+            self.wfile.flush()
+            return
+        self.send_response(200)
+        self.send_header("content-type", answer.get("content_type", "text/event-stream"))
+        self.send_header("transfer-encoding", "chunked")
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        drop = answer.get("drop_after")
+        if drop is not None:
+            data = data[:drop]
+        size = answer.get("pieces") or len(data) or 1
+        try:
+            for i in range(0, len(data), size):
+                self._chunk(data[i:i + size])
+                if i == 0 and answer.get("hold"):
+                    time.sleep(answer["hold"])
+                if answer.get("interval"):
+                    time.sleep(answer["interval"])
+            if drop is not None:
+                return self._abort()
+            self._end()
+        except OSError:
+            pass
+
     # -- routing ------------------------------------------------------------
     def do_GET(self):
+        sid = self._script_id()
+        if sid is not None:
+            return self._script_requests(sid)
         self._record(b"")
         parts = [p for p in self.path.split("?")[0].split("/") if p]
         if parts == ["_requests"]:
@@ -327,6 +424,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         length = int(self.headers.get("content-length") or 0)
         body = self.rfile.read(length) if length else b""
+        sid = self._script_id()
+        if sid is not None:
+            return self._script_answer(sid, body)
         self._record(body)
         parts = [p for p in self.path.split("?")[0].split("/") if p]
         test_id = ""
