@@ -1,5 +1,6 @@
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -44,10 +45,10 @@ struct OpaqueTool: ClientTool {
     func call(_ arguments: Arguments) async throws -> ToolOutput { .text("ok") }
 }
 
-@Suite(.enabled(if: SessionTestPaths.canServe, "needs python3"))
+@Suite(.enabled(if: TestPaths.serverAvailable, "needs python3"))
 struct DeclaredSessionTests {
     @Test func aDeclaredTypeStreamsThroughTheSession() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let sse = textAnswerStream(recipeJSON, piece: 4)
             try await server.script("recipe", [.stream(sse, pieces: 29), .stream(sse)])
             let session = ClaudeSession(model: .opus5, transport: server.client("recipe"))
@@ -76,7 +77,7 @@ struct DeclaredSessionTests {
     }
 
     @Test func aConstraintTheAPIDoesNotEnforceIsCheckedOnTheAnswer() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let tooMany = recipeJSON.replacingOccurrences(of: #""servings":4"#, with: #""servings":40"#)
             try await server.script("servings", [.stream(textAnswerStream(tooMany, piece: 9))])
             let session = ClaudeSession(model: .opus5, transport: server.client("servings"))
@@ -91,7 +92,7 @@ struct DeclaredSessionTests {
     }
 
     @Test func theTransportStreamCollectsTheFinalValue() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             try await server.script("collect", [.stream(textAnswerStream(recipeJSON, piece: 6), pieces: 13), .status(529, #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)])
             let request = MessageRequest(model: .opus5, messages: [.user("A recipe")], outputSchema: try Recipe.outputSchema)
             let client = server.client("collect")
@@ -109,7 +110,7 @@ struct DeclaredSessionTests {
     }
 
     @Test func aToolIsDeclaredByItsArguments() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let call = StreamScript(id: "msg_1").toolUse("toolu_1", "forecast", #"{"city":"Bergen","days":3}"#)
                 .toolUse("toolu_2", "forecast", #"{"city":"Oslo","days":9}"#).end("tool_use")
             let done = StreamScript(id: "msg_2").text("Sunny in Bergen.").end("end_turn")
@@ -132,7 +133,7 @@ struct DeclaredSessionTests {
     }
 
     @Test func aToolWithoutADerivableSchemaStopsTheCallBeforeAnyTraffic() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             try await server.script("opaque", [.stream(StreamScript().text("hi").end("end_turn"))])
             let session = ClaudeSession(model: .opus5, tools: [OpaqueTool()], transport: server.client("opaque"))
             do throws(SessionError) {

@@ -1,5 +1,6 @@
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -11,7 +12,7 @@ import Testing
 // appear or grow, and the final value is the complete type and fits the
 // derived schema. Also a type and a stream written here (Recipe).
 
-private let recordings = SessionTestPaths.sharedCorpus.appendingPathComponent("anthropic-sse")
+private let recordings = TestPaths.sharedCorpus.appendingPathComponent("anthropic-sse")
 
 /// Where the structured value of a stream is.
 private enum AnswerSource {
