@@ -7,6 +7,7 @@ import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,8 +34,10 @@ struct ToolProcessTests {
         try server.load([response([toolUse("toolu_1", "bg", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
         // The background sleep keeps stdout open; it dies with its group when the tool's shell exits.
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
-                               "--tool", "bg=sleep 30 & echo $$ > \(scratch.file("pgid")); echo ok"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base,
+            "--tool", "bg=sleep 30 & echo $$ > \(scratch.file("pgid")); echo ok",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(clock.now - began < .seconds(10))
         #expect(lastResults(try server.bodies()[1]).first?["content"]?.stringValue == "ok")
@@ -48,8 +51,10 @@ struct ToolProcessTests {
         let server = try ChatScript()
         try server.load([response([toolUse("toolu_1", "hang", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--timeout", "2",
-                               "--tool", "hang=echo $$ > \(scratch.file("pgid")); sleep 30"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--timeout", "2",
+            "--tool", "hang=echo $$ > \(scratch.file("pgid")); sleep 30",
+        ])
         let ended = clock.now
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains("--timeout"), "\(run.stderr)")
@@ -65,10 +70,14 @@ struct ToolProcessTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "hang", "{}"), toolUse("toolu_2", "hang", "{}")], stop: "tool_use"),
-                         response([textBlock], stop: "end_turn")])
-        let child = try ChatChild(["Go", "--final-json", "--base-url", server.base,
-                                   "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30"])
+        try server.load([
+            response([toolUse("toolu_1", "hang", "{}"), toolUse("toolu_2", "hang", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
+        let child = try ChatChild([
+            "Go", "--final-json", "--base-url", server.base,
+            "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30",
+        ])
         #expect(eventually(within: 20) { groups(in: scratch.file("pgid")).count == 2 })
         let sent = clock.now
         child.signal(signal)
@@ -84,8 +93,10 @@ struct ToolProcessTests {
         let server = try ChatScript()
         try server.load([response([toolUse("toolu_1", "stubborn", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool-timeout", "1",
-                               "--tool", "stubborn=trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30; sleep 30"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--tool-timeout", "1",
+            "--tool", "stubborn=trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30; sleep 30",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(clock.now - began < .seconds(6))
         let result = try #require(lastResults(try server.bodies()[1]).first)
@@ -99,8 +110,10 @@ struct ToolProcessTests {
         let server = try ChatScript()
         try server.load([response([toolUse("toolu_1", "yes", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool-timeout", "60",
-                               "--tool", "yes=while :; do echo x; done | head -1"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--tool-timeout", "60",
+            "--tool", "yes=while :; do echo x; done | head -1",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(clock.now - began < .seconds(10))
         let result = try #require(lastResults(try server.bodies()[1]).first)
@@ -126,11 +139,15 @@ struct ToolProcessTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "nap", "{}"), toolUse("toolu_2", "nap", "{}")], stop: "tool_use"),
-                         response([textBlock], stop: "end_turn")])
+        try server.load([
+            response([toolUse("toolu_1", "nap", "{}"), toolUse("toolu_2", "nap", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
         let times = scratch.file("times")
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
-                               "--tool", "nap=date +%s.%N >> \(times); sleep 2; date +%s.%N >> \(times)"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base,
+            "--tool", "nap=date +%s.%N >> \(times); sleep 2; date +%s.%N >> \(times)",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let stamps = ((try? String(contentsOfFile: times, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Double($0) }
         #expect(stamps.count == 4)
@@ -144,8 +161,10 @@ struct ToolProcessTests {
         let calls = (0..<200).map { toolUse("toolu_\($0)", "hang", "{}") }
         try server.load([response(calls, stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--timeout", "3", "--tool-concurrency", "3",
-                               "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--timeout", "3", "--tool-concurrency", "3",
+            "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30",
+        ])
         #expect(run.status == 3, "\(run.stderr)")
         #expect(clock.now - began < .seconds(6))
         let started = groups(in: scratch.file("pgid"))
@@ -155,10 +174,14 @@ struct ToolProcessTests {
 
     @Test func aFailureSendsItsStatusAndTheTailOfStderr() throws {
         let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "fail", "{}"), toolUse("toolu_2", "noisy", "{}")], stop: "tool_use"),
-                         response([textBlock], stop: "end_turn")])
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "fail=echo oops >&2; exit 3",
-                               "--tool", "noisy=head -c 100000 /dev/zero | tr '\\0' a >&2; echo END >&2; exit 1"])
+        try server.load([
+            response([toolUse("toolu_1", "fail", "{}"), toolUse("toolu_2", "noisy", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--tool", "fail=echo oops >&2; exit 3",
+            "--tool", "noisy=head -c 100000 /dev/zero | tr '\\0' a >&2; echo END >&2; exit 1",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let results = lastResults(try server.bodies()[1])
         let text = results.first?["content"]?.stringValue ?? ""
@@ -170,10 +193,14 @@ struct ToolProcessTests {
 
     @Test func toolJSONSendsAnyValue() throws {
         let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "product", "{}"), toolUse("toolu_2", "text", "{}")], stop: "tool_use"),
-                         response([textBlock], stop: "end_turn")])
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
-                               "--tool-json", #"product=echo '{"product":6}'"#, "--tool-json", #"text=echo '"plain"'"#])
+        try server.load([
+            response([toolUse("toolu_1", "product", "{}"), toolUse("toolu_2", "text", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base,
+            "--tool-json", #"product=echo '{"product":6}'"#, "--tool-json", #"text=echo '"plain"'"#,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let results = lastResults(try server.bodies()[1])
         #expect(results.first?["content"]?.stringValue == #"{"product":6}"#)
