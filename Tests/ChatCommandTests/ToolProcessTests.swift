@@ -21,6 +21,19 @@ private func groups(in file: String) -> [pid_t] {
 
 private let clock = ContinuousClock()
 
+/// The processes of group `group` that are not zombies, from /proc.
+private func runningMembers(of group: pid_t) -> [pid_t] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return names.compactMap(pid_t.init).filter { pid in
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        // After "(comm)": state, ppid, pgrp.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 2 && fields[0] != "Z" && pid_t(fields[2]) == group
+    }
+}
+
 private func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
@@ -85,6 +98,27 @@ struct ToolProcessTests {
         #expect(clock.now - sent < .seconds(2))
         #expect(run.status == 128 + signal, "\(run.stderr)")
         for group in groups(in: scratch.file("pgid")) { #expect(!groupExists(group)) }
+    }
+
+    /// A second Ctrl-C does not wait for the grace: every group gets SIGKILL
+    /// and chat exits at once. (Its orphans then belong to init, which may
+    /// be slow to reap them, so the check is that no member still runs.)
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs /proc"))
+    func aSecondSIGINTKillsEverythingAtOnce() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "stubborn", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let child = try ChatChild([
+            "Go", "--final-json", "--base-url", server.base, "--tool", "stubborn=trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30",
+        ])
+        #expect(eventually(within: 20) { !groups(in: scratch.file("pgid")).isEmpty })
+        child.signal(SIGINT)
+        child.signal(SIGINT)
+        let run = child.wait()
+        #expect(run.status == 130, "\(run.stderr)")
+        let group = try #require(groups(in: scratch.file("pgid")).first)
+        #expect(eventually(within: 2) { runningMembers(of: group).isEmpty }, "\(runningMembers(of: group))")
     }
 
     @Test func theToolTimeoutKillsAGroupThatIgnoresSIGTERM() throws {
