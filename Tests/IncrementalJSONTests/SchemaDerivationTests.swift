@@ -181,4 +181,21 @@ private func expectSchema<T: Codable>(_ type: T.Type, _ expected: String, sample
         #expect(afterFirst - before == 2)  // two recordings: the placeholder sets that must agree
         #expect(Counted.inits.withLock { $0 } == afterFirst)
     }
+
+    @Test func concurrentFirstUsesAgree() async throws {
+        let schemas = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<16 {
+                group.addTask { (try? JSONSchema(for: Raced.self))?.jsonValue.compactJSON ?? "failed" }
+            }
+            var all: [String] = []
+            for await schema in group { all.append(schema) }
+            return all
+        }
+        #expect(schemas.count == 16)
+        #expect(Set(schemas) == [object(#""id":{"type":"string","format":"uuid"},"tags":{"type":"array","items":{"type":"string"}}"#, required: ["id", "tags"])])
+    }
 }
+
+/// Derived only by the concurrency test.
+private struct Raced: Decodable { var id: UUID; var tags: [String] }
+
