@@ -135,6 +135,13 @@ private func expectSchema<T: Codable>(_ type: T.Type, _ expected: String, sample
                          sample: .init(guest: "Ann", nights: 3, code: "ABC12", rooms: ["101"], email: "a@b.c", tier: "plus"))
     }
 
+    @Test func annotationsThroughSynthesizedCodingKeys() throws {
+        try expectSchema(Declared.Note.self,
+                         object(#""text":{"type":"string","description":"The note (at most 280 characters)"},"pinned":{"type":"boolean"}"#,
+                                required: ["text"], description: "A note"),
+                         sample: .init(text: "milk", pinned: true))
+    }
+
     @Test func constraintsNotSentAreCheckedOnTheValue() throws {
         let schema = try JSONSchema(for: Declared.Booking.self)
         let value = try JSONValue.parse(#"{"guest":"","nights":31,"code":"abc","rooms":["1","2","3","4","5"],"email":"x@y","tier":"gold"}"#)
