@@ -61,6 +61,25 @@ extension ClientTool {
     }
 }
 
+/// The call a ``ClientTool`` is running: the session sets it around
+/// ``ClientTool/call(_:)``, for a tool that needs the call's id (a shell
+/// tool hands it to its process, a log names it). Nil outside a call.
+public struct ClientToolCall: Sendable, Hashable {
+    /// The `tool_use` id.
+    public var id: String
+    /// The tool's name.
+    public var name: String
+
+    /// A call `id` of the tool `name`.
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    /// The call the current task runs.
+    @TaskLocal public static var current: ClientToolCall?
+}
+
 /// What a tool call produced.
 public enum ToolOutput: Sendable, Hashable {
     /// Plain text.
@@ -116,7 +135,8 @@ struct _ErasedTool: Sendable {
             do {
                 return (try await tool.call(arguments).resultContent, false)
             } catch {
-                return (.text("\(error)"), true)
+                // Foundation's own text is no sentence ("NSCocoaErrorDomain error 256").
+                return (.text(SystemErrorDescription.phrase(for: error)), true)
             }
         }
     }
