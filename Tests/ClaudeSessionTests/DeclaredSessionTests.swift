@@ -76,6 +76,24 @@ struct DeclaredSessionTests {
         }
     }
 
+    @Test func theSessionStreamCollectsTheDeclaredType() async throws {
+        try await withLoopbackServer { server in
+            let tooMany = recipeJSON.replacingOccurrences(of: #""servings":4"#, with: #""servings":13"#)
+            try await server.script("collect-recipe", [.stream(textAnswerStream(recipeJSON, piece: 7), pieces: 11),
+                                                       .stream(textAnswerStream(tooMany, piece: 7))])
+            let session = ClaudeSession(model: .opus5, transport: server.client("collect-recipe"))
+            let recipe = try await session.streamResponse(to: "A recipe", generating: Recipe.self).collect()
+            #expect(recipe.course == .main && recipe.steps.count == 2)
+            do throws(SessionError) {
+                _ = try await session.streamResponse(to: "A bigger one", generating: Recipe.self).collect()
+                Issue.record("collected 13 servings")
+            } catch {
+                guard case .structuredOutput(.violatesSchema(let violations)) = error.kind else { Issue.record("\(error)"); return }
+                #expect(violations.map(\.path) == ["$.servings"])
+            }
+        }
+    }
+
     @Test func aConstraintTheAPIDoesNotEnforceIsCheckedOnTheAnswer() async throws {
         try await withLoopbackServer { server in
             let tooMany = recipeJSON.replacingOccurrences(of: #""servings":4"#, with: #""servings":40"#)

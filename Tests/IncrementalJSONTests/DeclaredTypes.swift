@@ -140,6 +140,15 @@ enum Declared {
     struct Tag: RawRepresentable, Codable { var rawValue: String }
     struct Tagged: Codable { var tags: [Tag]; var optionalList: [Int]?; var place: Place? }
     struct Empty: Codable {}
+
+    /// Annotated through the synthesized (private) CodingKeys.
+    struct Note: Codable, JSONSchemaAnnotated {
+        var text: String
+        var pinned: Bool?
+        static var schemaAnnotations: JSONSchemaAnnotations {
+            JSONSchemaAnnotations("A note", keyedBy: CodingKeys.self, [.text: .init("The note", .maxLength(280))])
+        }
+    }
 }
 
 /// Counts how often its init(from:) runs.

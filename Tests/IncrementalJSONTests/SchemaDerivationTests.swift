@@ -135,6 +135,13 @@ private func expectSchema<T: Codable>(_ type: T.Type, _ expected: String, sample
                          sample: .init(guest: "Ann", nights: 3, code: "ABC12", rooms: ["101"], email: "a@b.c", tier: "plus"))
     }
 
+    @Test func annotationsThroughSynthesizedCodingKeys() throws {
+        try expectSchema(Declared.Note.self,
+                         object(#""text":{"type":"string","description":"The note (at most 280 characters)"},"pinned":{"type":"boolean"}"#,
+                                required: ["text"], description: "A note"),
+                         sample: .init(text: "milk", pinned: true))
+    }
+
     @Test func constraintsNotSentAreCheckedOnTheValue() throws {
         let schema = try JSONSchema(for: Declared.Booking.self)
         let value = try JSONValue.parse(#"{"guest":"","nights":31,"code":"abc","rooms":["1","2","3","4","5"],"email":"x@y","tier":"gold"}"#)
@@ -181,4 +188,21 @@ private func expectSchema<T: Codable>(_ type: T.Type, _ expected: String, sample
         #expect(afterFirst - before == 2)  // two recordings: the placeholder sets that must agree
         #expect(Counted.inits.withLock { $0 } == afterFirst)
     }
+
+    @Test func concurrentFirstUsesAgree() async throws {
+        let schemas = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<16 {
+                group.addTask { (try? JSONSchema(for: Raced.self))?.jsonValue.compactJSON ?? "failed" }
+            }
+            var all: [String] = []
+            for await schema in group { all.append(schema) }
+            return all
+        }
+        #expect(schemas.count == 16)
+        #expect(Set(schemas) == [object(#""id":{"type":"string","format":"uuid"},"tags":{"type":"array","items":{"type":"string"}}"#, required: ["id", "tags"])])
+    }
 }
+
+/// Derived only by the concurrency test.
+private struct Raced: Decodable { var id: UUID; var tags: [String] }
+
