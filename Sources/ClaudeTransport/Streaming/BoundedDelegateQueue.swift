@@ -27,8 +27,10 @@ import FoundationNetworking
 /// A serial `OperationQueue` whose `addOperation` waits while `capacity`
 /// operations are queued or running.
 final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
-    // @unchecked: the only state added is the semaphore, which is thread-safe.
+    // @unchecked: the only state added is a semaphore and a queue, both thread-safe.
     private let slots: DispatchSemaphore
+    /// Held here: `underlyingQueue` does not keep its queue alive.
+    private let serial = DispatchQueue(label: "ClaudeTransport.delegate")
 
     /// Pieces of at most 16 KiB: 256 bound the queue to 4 MiB, enough that
     /// a consumer that keeps up never makes libcurl wait.
@@ -40,7 +42,7 @@ final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
         // of its own: on the global pool (two threads on two cores) other
         // work could hold the delegate back for seconds while libcurl
         // waits for it, and libcurl's idle timer counts that wait.
-        underlyingQueue = DispatchQueue(label: "ClaudeTransport.delegate")
+        underlyingQueue = serial
     }
 
     override func addOperation(_ operation: Operation) {
