@@ -11,11 +11,13 @@
 import ClaudeStreaming
 import ClaudeTestSupport
 import Foundation
+import Testing
+
+@testable import ClaudeTransport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import ClaudeTransport
 
 private struct MeasuredRun {
     var status: Int32
@@ -31,8 +33,10 @@ private func measuredChat(baseURL: URL) throws -> MeasuredRun {
     defer { try? FileManager.default.removeItem(at: peakFile) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-    process.arguments = ["-f", "%M", "-o", peakFile.path, chatExecutable.path, "chat", "Hello",
-                         "--base-url", baseURL.absoluteString]
+    process.arguments = [
+        "-f", "%M", "-o", peakFile.path, chatExecutable.path, "chat", "Hello",
+        "--base-url", baseURL.absoluteString,
+    ]
     var environment = ProcessInfo.processInfo.environment
     environment["ANTHROPIC_API_KEY"] = chatKey
     process.environment = environment
@@ -50,15 +54,18 @@ private func measuredChat(baseURL: URL) throws -> MeasuredRun {
     // The last line: GNU time first says "Command exited with non-zero status 2".
     let report = String(decoding: try Data(contentsOf: peakFile), as: UTF8.self)
     let kibibytes = report.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? Int.max / 1024
-    return MeasuredRun(status: process.terminationStatus, stderr: String(decoding: stderr, as: UTF8.self),
-                       seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                       peakBytes: kibibytes * 1024)
+    return MeasuredRun(
+        status: process.terminationStatus, stderr: String(decoding: stderr, as: UTF8.self),
+        seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+        peakBytes: kibibytes * 1024)
 }
 
-@Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil
-                    && FileManager.default.isExecutableFile(atPath: "/usr/bin/time"),
-                "needs python3, GNU time and the built claude-stream"),
-       .serialized)
+@Suite(
+    .enabled(
+        if: TestPaths.serverAvailable && chatExecutable != nil
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/time"),
+        "needs python3, GNU time and the built claude-stream"),
+    .serialized)
 struct ChatCompressionBombTests {
     /// 200 is refused as an unrequested encoding; 500 would otherwise be an
     /// error body, collected up to its cap from the decoded bytes.
@@ -83,8 +90,9 @@ struct CompressionBombClientTests {
     /// failure carries no text of what was decoded.
     @Test func theClientReportsTheRefusalWithoutTheBody() async throws {
         try await withLoopbackServer { server in
-            let client = MessagesClient(configuration: ClientConfiguration(
-                baseURL: server.url("fault/gzip-bomb-1g/500"), credentials: .apiKey(chatKey), idleTimeout: 20))
+            let client = MessagesClient(
+                configuration: ClientConfiguration(
+                    baseURL: server.url("fault/gzip-bomb-1g/500"), credentials: .apiKey(chatKey), idleTimeout: 20))
             var failure: TransportError?
             do throws(TransportError) {
                 _ = try await client.send(MessageRequest(model: .opus5, messages: [.user("Hello")]))

@@ -5,6 +5,7 @@ import ClaudeTransport
 import Foundation
 import IncrementalJSON
 import Testing
+
 @testable import ClaudeSession
 
 private struct ReadsAFile: ClientTool {

@@ -14,6 +14,7 @@ import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,41 +51,61 @@ enum HostileRecording {
 
     static var stream: String {
         func f(_ n: Int) -> String { field(plainTags[n - 1]) }
-        let start = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"\(f(1))\",\"type\":\"message\","
+        let start =
+            "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"\(f(1))\",\"type\":\"message\","
             + "\"role\":\"assistant\",\"model\":\"\(f(2))\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,"
             + "\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}\n\n"
         var body = start
         // Text with citations of four kinds, then thinking.
         body += Fixtures.start(0, #"{"type":"text","text":""}"#) + Fixtures.text(0, f(3))
-        body += Fixtures.delta(0, #"{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"x","url":"\#(f(4))","title":"\#(f(5))","encrypted_index":"e"}}"#)
-        body += Fixtures.delta(0, #"{"type":"citations_delta","citation":{"type":"search_result_location","cited_text":"x","source":"\#(f(6))","title":"\#(f(7))","search_result_index":0,"start_block_index":0,"end_block_index":1}}"#)
-        body += Fixtures.delta(0, #"{"type":"citations_delta","citation":{"type":"page_location","cited_text":"x","document_index":0,"document_title":"\#(f(8))","start_page_number":1,"end_page_number":2}}"#)
+        body += Fixtures.delta(
+            0,
+            #"{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"x","url":"\#(f(4))","title":"\#(f(5))","encrypted_index":"e"}}"#
+        )
+        body += Fixtures.delta(
+            0,
+            #"{"type":"citations_delta","citation":{"type":"search_result_location","cited_text":"x","source":"\#(f(6))","title":"\#(f(7))","search_result_index":0,"start_block_index":0,"end_block_index":1}}"#
+        )
+        body += Fixtures.delta(
+            0,
+            #"{"type":"citations_delta","citation":{"type":"page_location","cited_text":"x","document_index":0,"document_title":"\#(f(8))","start_page_number":1,"end_page_number":2}}"#
+        )
         body += Fixtures.delta(0, #"{"type":"citations_delta","citation":{"type":"\#(f(9))","cited_text":"x"}}"#)
         body += Fixtures.stop(0)
-        body += Fixtures.start(1, #"{"type":"thinking","thinking":"","signature":""}"#)
+        body +=
+            Fixtures.start(1, #"{"type":"thinking","thinking":"","signature":""}"#)
             + Fixtures.delta(1, #"{"type":"thinking_delta","thinking":"\#(f(10))"}"#) + Fixtures.stop(1)
         // Client and MCP calls.
-        body += Fixtures.start(2, #"{"type":"tool_use","id":"toolu_1","name":"\#(f(11))","input":{}}"#)
+        body +=
+            Fixtures.start(2, #"{"type":"tool_use","id":"toolu_1","name":"\#(f(11))","input":{}}"#)
             + Fixtures.input(2, nested("J01:")) + Fixtures.stop(2)
-        body += Fixtures.start(3, #"{"type":"mcp_tool_use","id":"mcp_1","name":"\#(f(12))","server_name":"\#(f(13))","input":{}}"#)
+        body +=
+            Fixtures.start(3, #"{"type":"mcp_tool_use","id":"mcp_1","name":"\#(f(12))","server_name":"\#(f(13))","input":{}}"#)
             + Fixtures.input(3, "{}") + Fixtures.stop(3)
         body += result(4, type: "mcp_tool_result", id: "mcp_1", content: #"[{"type":"text","text":"\#(f(14))"}]"#)
         // Server tools and their results.
         body += call(5, id: "srv_1", name: "web_search", inputTag: plainTags[14], key: "query")
-        body += result(6, type: "web_search_tool_result", id: "srv_1",
-                       content: #"[{"type":"web_search_result","title":"\#(f(16))","url":"\#(f(17))","encrypted_content":"e"}]"#)
+        body += result(
+            6, type: "web_search_tool_result", id: "srv_1",
+            content: #"[{"type":"web_search_result","title":"\#(f(16))","url":"\#(f(17))","encrypted_content":"e"}]"#)
         body += call(7, id: "srv_2", name: "web_fetch", inputTag: plainTags[17], key: "url")
-        body += result(8, type: "web_fetch_tool_result", id: "srv_2",
-                       content: #"{"type":"web_fetch_result","url":"\#(f(19))","retrieved_at":"\#(f(20))","content":{"type":"document","title":"\#(f(21))"}}"#)
+        body += result(
+            8, type: "web_fetch_tool_result", id: "srv_2",
+            content: #"{"type":"web_fetch_result","url":"\#(f(19))","retrieved_at":"\#(f(20))","content":{"type":"document","title":"\#(f(21))"}}"#)
         body += call(9, id: "srv_3", name: "code_execution", inputTag: plainTags[21], key: "code")
-        body += result(10, type: "code_execution_tool_result", id: "srv_3",
-                       content: #"{"type":"code_execution_result","stdout":"\#(f(23))","stderr":"\#(f(24))","return_code":0}"#)
+        body += result(
+            10, type: "code_execution_tool_result", id: "srv_3",
+            content: #"{"type":"code_execution_result","stdout":"\#(f(23))","stderr":"\#(f(24))","return_code":0}"#)
         body += call(11, id: "srv_4", name: "bash_code_execution", inputTag: plainTags[24], key: "command")
-        body += result(12, type: "bash_code_execution_tool_result", id: "srv_4",
-                       content: #"{"type":"\#(f(26))_error","error_code":"\#(f(27))"}"#)
-        body += Fixtures.start(13, #"{"type":"server_tool_use","id":"srv_5","name":"text_editor_code_execution","input":{}}"#)
-            + Fixtures.input(13, (#"{"command":""# + f(28) + #"","path":""# + f(29) + #""}"#)
-                .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))
+        body += result(
+            12, type: "bash_code_execution_tool_result", id: "srv_4",
+            content: #"{"type":"\#(f(26))_error","error_code":"\#(f(27))"}"#)
+        body +=
+            Fixtures.start(13, #"{"type":"server_tool_use","id":"srv_5","name":"text_editor_code_execution","input":{}}"#)
+            + Fixtures.input(
+                13,
+                (#"{"command":""# + f(28) + #"","path":""# + f(29) + #""}"#)
+                    .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))
             + Fixtures.stop(13)
         body += call(14, id: "srv_6", name: f(30), inputTag: "J02:", key: "x")
         // A result of an unknown type, for a call never seen.
@@ -92,9 +113,12 @@ enum HostileRecording {
         body += Fixtures.start(16, #"{"type":"container_upload","file_id":"\#(f(32))"}"#) + Fixtures.stop(16)
         body += Fixtures.start(17, #"{"type":"compaction","content":"\#(f(33))"}"#) + Fixtures.stop(17)
         body += Fixtures.start(18, #"{"type":"\#(f(34))"}"#) + Fixtures.stop(18)
-        body += Fixtures.start(19, #"{"type":"fallback","from":{"model":"\#(f(35))"},"to":{"model":"\#(f(36))"},"trigger":{"t":"\#(field("J03:"))"}}"#)
+        body +=
+            Fixtures.start(19, #"{"type":"fallback","from":{"model":"\#(f(35))"},"to":{"model":"\#(f(36))"},"trigger":{"t":"\#(field("J03:"))"}}"#)
             + Fixtures.stop(19)
-        body += Fixtures.event(#"{"type":"message_delta","delta":{"stop_reason":"\#(f(37))","stop_sequence":null,"stop_details":{"type":"refusal","category":"\#(f(38))","explanation":"\#(f(39))"}},"usage":{"output_tokens":20}}"#)
+        body += Fixtures.event(
+            #"{"type":"message_delta","delta":{"stop_reason":"\#(f(37))","stop_sequence":null,"stop_details":{"type":"refusal","category":"\#(f(38))","explanation":"\#(f(39))"}},"usage":{"output_tokens":20}}"#
+        )
         body += Fixtures.event(#"{"type":"message_stop"}"#)
         return body
     }
@@ -115,7 +139,8 @@ struct TerminalInjectionTests {
         let errorFile = try CLI.temporaryFile(Array(HostileRecording.errorStream.utf8))
         let socket = "claude-stream-test-\(UUID().uuidString.prefix(8))"
         defer { Tmux.stop(socket) }
-        let command = "'\(executable.path)' replay '\(file)' --speed 0; '\(executable.path)' replay '\(errorFile)' --speed 0;"
+        let command =
+            "'\(executable.path)' replay '\(file)' --speed 0; '\(executable.path)' replay '\(errorFile)' --speed 0;"
             + " echo END-OF-RUNS; sleep 30"
         try Tmux.run(socket, ["new-session", "-d", "-s", "t", "-x", "400", "-y", "100", command])
         var screen = ""
@@ -135,8 +160,9 @@ struct TerminalInjectionTests {
         // Fields shown inside JSON (a tool input, a fallback's trigger): ESC
         // is JSON-escaped there, the C1 controls still by the sanitizer.
         for tag in ["J01:", "J02:", "J03:"] {
-            #expect(screen.contains(tag + #"\u001b]52;c;SGk=\u0007\u001b]8;;u\u001b\\\u001b[2J\u{9B}1m\u{9D}"#),
-                    "\(tag) is not shown escaped:\n\(screen)")
+            #expect(
+                screen.contains(tag + #"\u001b]52;c;SGk=\u0007\u001b]8;;u\u001b\\\u001b[2J\u{9B}1m\u{9D}"#),
+                "\(tag) is not shown escaped:\n\(screen)")
         }
         // The error event on stderr: type and message.
         for tag in ["E01:", "E02:"] {
@@ -157,7 +183,8 @@ struct TerminalInjectionTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
             process.arguments = ["-qec", "'\(executable.path)' replay '\(file)' --speed 0", "/dev/null"]
-            let input = Pipe(), output = Pipe()
+            let input = Pipe()
+            let output = Pipe()
             process.standardInput = input
             process.standardOutput = output
             process.standardError = output
@@ -182,7 +209,8 @@ struct TerminalInjectionTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", "'\(executable.path)' events '\(file)'", "/dev/null"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
@@ -223,7 +251,10 @@ enum TerminalBytes {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == 0x0A || byte == 0x09 || (byte >= 0x20 && byte < 0x7F) { index += 1; continue }
+            if byte == 0x0A || byte == 0x09 || (byte >= 0x20 && byte < 0x7F) {
+                index += 1
+                continue
+            }
             if byte == 0x1B || byte == 0x0D {
                 if let match = allowed.first(where: { bytes[index...].starts(with: $0) }) {
                     index += match.count

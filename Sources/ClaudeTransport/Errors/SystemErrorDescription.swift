@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -52,8 +53,8 @@ public enum SystemErrorDescription {
         case .networkConnectionLost: what = "the connection to \(server) was lost"
         case .notConnectedToInternet: what = "there is no network connection"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-             .clientCertificateRequired:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+            .clientCertificateRequired:
             what = "the secure (TLS) connection to \(server) failed"
         case .badServerResponse: what = "\(server) did not answer in HTTP"
         case .badURL, .unsupportedURL: what = "the URL cannot be used"

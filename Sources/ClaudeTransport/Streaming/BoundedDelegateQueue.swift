@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,20 +20,30 @@ import FoundationNetworking
 // `capacity` pieces, whatever the server does.
 //
 // It cannot deadlock as long as no delegate callback waits for libcurl's
-// queue (`URLSessionTask.cancel()` does: callers cancel from another
-// queue), and an operation added from the queue itself never waits.
+// queue (`URLSessionTask.cancel()` does: callers cancel from a queue of
+// their own, at most twice per task, so waiting cancels never take the threads the
+// delegate's operations run on), and an operation added from the queue
+// itself never waits.
 
 /// A serial `OperationQueue` whose `addOperation` waits while `capacity`
 /// operations are queued or running.
 final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
-    // @unchecked: the only state added is the semaphore, which is thread-safe.
+    // @unchecked: the only state added is a semaphore and a queue, both thread-safe.
     private let slots: DispatchSemaphore
+    /// Held here: `underlyingQueue` does not keep its queue alive.
+    private let serial = DispatchQueue(label: "ClaudeTransport.delegate")
 
-    /// Pieces of at most 16 KiB: 64 bound the queue to 1 MiB.
-    init(capacity: Int = 64) {
+    /// Pieces of at most 16 KiB: 256 bound the queue to 4 MiB, enough that
+    /// a consumer that keeps up never makes libcurl wait.
+    init(capacity: Int = 256) {
         slots = DispatchSemaphore(value: max(1, capacity))
         super.init()
         maxConcurrentOperationCount = 1
+        // Operations run on a serial queue of their own, which has a thread
+        // of its own: on the global pool (two threads on two cores) other
+        // work could hold the delegate back for seconds while libcurl
+        // waits for it, and libcurl's idle timer counts that wait.
+        underlyingQueue = serial
     }
 
     override func addOperation(_ operation: Operation) {
@@ -57,6 +68,9 @@ extension URLSessionTask {
     /// callback runs, goes through here.
     func cancelWithoutWaiting() {
         let task = self
-        DispatchQueue.global().async { task.cancel() }
+        // A queue of its own: while it waits it holds a thread of its own
+        // (a serial queue's), not one of the global pool that runs the
+        // delegate queue's operations, which it may be waiting for.
+        DispatchQueue(label: "ClaudeTransport.cancel").async { task.cancel() }
     }
 }

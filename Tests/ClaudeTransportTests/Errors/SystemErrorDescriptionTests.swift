@@ -2,21 +2,25 @@
 // "The operation could not be completed. (NSCocoaErrorDomain error 256.)".
 
 import Foundation
+import Testing
+
+@testable import ClaudeTransport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import ClaudeTransport
 
 @Suite struct SystemErrorDescriptionTests {
     /// What `Process.run()` throws when the environment is too large (a
     /// 300 KB tool-use id in `CLAUDE_TOOL_USE_ID`): a Cocoa error 256 whose
     /// cause, E2BIG, is only in its userInfo.
     @Test func anUnderlyingPOSIXErrorIsNamed() {
-        let error = NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileReadUnknown.rawValue, userInfo: [
-            NSFilePathErrorKey: "/bin/sh",
-            NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(E2BIG)),
-        ])
+        let error = NSError(
+            domain: NSCocoaErrorDomain, code: CocoaError.fileReadUnknown.rawValue,
+            userInfo: [
+                NSFilePathErrorKey: "/bin/sh",
+                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(E2BIG)),
+            ])
         #expect(error.localizedDescription.contains("NSCocoaErrorDomain error 256"), "the text this replaces")
         #expect(SystemErrorDescription.phrase(for: error) == "argument list too long (POSIX error 7): /bin/sh")
     }
@@ -44,8 +48,9 @@ import Testing
         } catch {
             #expect(SystemErrorDescription.phrase(for: error) == "no such file (Cocoa error 260): /nonexistent-file-for-a-test")
         }
-        #expect(SystemErrorDescription.phrase(for: CocoaError(.fileReadCorruptFile))
-            == "the file is damaged or not in the expected format (Cocoa error 259)")
+        #expect(
+            SystemErrorDescription.phrase(for: CocoaError(.fileReadCorruptFile))
+                == "the file is damaged or not in the expected format (Cocoa error 259)")
     }
 
     @Test func decodingErrorsNameThePath() {
@@ -67,8 +72,9 @@ import Testing
     /// Before, the reason was libcurl's text alone (or, for some codes,
     /// Foundation's "The operation could not be completed").
     @Test func aRefusedConnectionNamesTheServer() async throws {
-        let client = MessagesClient(configuration: ClientConfiguration(
-            baseURL: try #require(URL(string: "http://127.0.0.1:9")), credentials: .apiKey("sk-ant-test-0123456789"), idleTimeout: 5))
+        let client = MessagesClient(
+            configuration: ClientConfiguration(
+                baseURL: try #require(URL(string: "http://127.0.0.1:9")), credentials: .apiKey("sk-ant-test-0123456789"), idleTimeout: 5))
         do throws(TransportError) {
             _ = try await client.send(MessageRequest(model: .opus5, messages: [.user("Hello")]))
             Issue.record("expected a network error")

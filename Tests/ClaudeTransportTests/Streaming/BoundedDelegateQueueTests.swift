@@ -5,6 +5,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ClaudeTransport
 
 private final class Counter<Value: Sendable>: Sendable {
