@@ -18,7 +18,7 @@ struct TokenCountingTests {
             ])
             let client = server.client("count")
             let session = ClaudeSession(model: .opus5, system: "Be brief.", tools: [AddTool()], transport: client)
-            let request = session.nextRequest(prompt: [.text("How long is this?")])
+            let request = try session.nextRequest(prompt: [.text("How long is this?")])
             let count = try await client.countTokens(request)
             #expect(count.inputTokens == 1234)
             let recorded = try await server.recorded("count")

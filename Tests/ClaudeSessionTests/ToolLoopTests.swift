@@ -7,12 +7,13 @@ import IncrementalJSON
 import Synchronization
 import Testing
 
-// The tool loop through a real HTTP exchange with the scripted server:
-// parallel calls run concurrently with results in block order, a throwing
-// tool, undecodable arguments and unparseable input become error results,
-// pause_turn is continued, the turn limit stops a runaway loop, and a 429,
-// a dropped stream or a cancellation leave the transcript at its last
-// complete step.
+// The tool loop where the wire is the point, through a real HTTP exchange
+// with the scripted server: parallel calls run concurrently with results in
+// block order, a throwing tool, undecodable arguments and unparseable input
+// become error results, pause_turn is continued, the request id reaches the
+// transcript, and a 429, a dropped stream or a cancellation that closes the
+// request leave the transcript at its last complete step. The loop's logic
+// alone is tested in-process (ToolLoopLogicTests).
 
 struct AddTool: ClientTool {
     struct Arguments: Decodable, Sendable { var a: Int; var b: Int }
@@ -121,41 +122,13 @@ struct ToolLoopTests {
 
             let transcript = session.transcript
             #expect(transcript.responses.count == 3)
-            #expect(transcript.entries.filter { if case .toolCall = $0 { true } else { false } }.count == 7)
+            #expect(transcript.toolCalls.count == 7)
             #expect(transcript.entries.filter { if case .toolOutput = $0 { true } else { false } }.count == 7)
             #expect(transcript.pendingToolCalls.isEmpty)
             #expect(transcript.usageByModel["claude-opus-5"] == TokenUsage(inputTokens: 20, outputTokens: 10))
             #expect(transcript.usageByModel["claude-sonnet-5"] == TokenUsage(inputTokens: 10, outputTokens: 7))
             #expect(transcript.responses[0].requestID == "req_script_1")
             #expect(transcript.responses[0].segments.first == .text("Let me check."))
-        }
-    }
-
-    @Test func turnLimitStopsWithPendingCallsAndResumes() async throws {
-        try await withLoopbackServer { server in
-            let call = StreamScript().toolUse("toolu_1", "add", #"{"a":1,"b":1}"#).end("tool_use")
-            let call2 = StreamScript().toolUse("toolu_2", "add", #"{"a":2,"b":2}"#).end("tool_use")
-            let done = StreamScript().text("done").end("end_turn")
-            try await server.script("limit", [.stream(call), .stream(call2), .stream(done)])
-            let session = ClaudeSession(model: .opus5, tools: [AddTool()], configuration: SessionConfiguration(maxTurns: 2),
-                                        transport: server.client("limit"))
-            do throws(SessionError) {
-                _ = try await session.respond(to: "count")
-                Issue.record("expected the turn limit")
-            } catch {
-                guard case .turnLimitReached(let turns, let pending) = error.kind else { Issue.record("\(error)"); return }
-                #expect(turns == 2)
-                #expect(pending.map(\.id) == ["toolu_2"])
-                #expect(error.transcript.responses.count == 2)
-                #expect(error.transcript.pendingToolCalls.map(\.id) == ["toolu_2"])
-            }
-            #expect(try await server.bodies("limit").count == 2)
-            // Resuming answers the pending call before anything else.
-            let response = try await session.resume()
-            #expect(response.text == "done")
-            let bodies = try await server.bodies("limit")
-            #expect(results(of: bodies[2]).map { $0["tool_use_id"]?.stringValue } == ["toolu_2"])
-            #expect(results(of: bodies[2]).first?["content"]?.stringValue == "4")
         }
     }
 
@@ -195,46 +168,6 @@ struct ToolLoopTests {
             // Only the complete exchange and the new prompt: no trace of the failed ones.
             #expect(messages.map { $0["role"]?.stringValue } == ["user", "assistant", "user"])
             #expect(messages[2]["content"]?.compactJSON == #"[{"type":"text","text":"fourth"}]"#)
-        }
-    }
-
-    @Test func cancellationDuringAToolCall() async throws {
-        try await withLoopbackServer { server in
-            let call = StreamScript().toolUse("toolu_x", "block", "{}").end("tool_use")
-            try await server.script("cancel", [.stream(call)])
-            let started = Rendezvous()
-            let session = ClaudeSession(model: .opus5, tools: [BlockingTool(started: started)], transport: server.client("cancel"))
-            let task = Task { try await session.respond(to: "go") }
-            for _ in 0..<500 where started.arrived.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(started.arrived.withLock { $0 } == 1)
-            task.cancel()
-            let outcome = await task.result
-            guard case .failure(let failure) = outcome, let error = failure as? SessionError, case .cancelled = error.kind else {
-                Issue.record("expected cancellation, got \(outcome)")
-                return
-            }
-            // The response is kept, the interrupted round is not: its call is pending.
-            #expect(error.transcript.responses.count == 1)
-            #expect(error.transcript.pendingToolCalls.map(\.id) == ["toolu_x"])
-            #expect(try await server.bodies("cancel").count == 1)
-        }
-    }
-
-    @Test func aSecondCallWhileOneRunsIsRefused() async throws {
-        try await withLoopbackServer { server in
-            let slow = StreamScript().text("a", "b").end("end_turn")
-            try await server.script("busy", [.stream(slow, pieces: 40, hold: 1)])
-            let session = ClaudeSession(model: .opus5, transport: server.client("busy"))
-            let first = Task { try await session.respond(to: "one") }
-            try await Task.sleep(for: .milliseconds(300))
-            do throws(SessionError) {
-                _ = try await session.respond(to: "two")
-                Issue.record("a second call ran beside the first")
-            } catch {
-                guard case .busy = error.kind else { Issue.record("\(error)"); return }
-            }
-            #expect(try await first.value.text == "ab")
-            #expect(session.transcript.responses.count == 1)
         }
     }
 

@@ -32,10 +32,10 @@ struct TranscriptTests {
             let session = ClaudeSession(model: .opus5, tools: [AddTool()], transport: server.client("save"))
             _ = try await session.respond(to: "Add 1 and 2")
 
-            let saved = try JSONEncoder().encode(session.transcript)
-            let restored = try JSONDecoder().decode(SessionTranscript.self, from: saved)
+            let saved = try session.transcript.jsonBytes()
+            let restored = try SessionTranscript(jsonBytes: saved)
             #expect(restored == session.transcript)
-            let again = ClaudeSession(model: .opus5, tools: [AddTool()], transport: server.client("save"), transcript: restored)
+            let again = ClaudeSession(transcript: restored, tools: [AddTool()], transport: server.client("save"))
             _ = try await again.respond(to: "Thanks")
 
             let recorded = try await server.recorded("save")
