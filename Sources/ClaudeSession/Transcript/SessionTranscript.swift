@@ -70,7 +70,7 @@ public struct SessionTranscript: Sendable, Hashable {
                     if let cache = turn.cacheControl, index == turn.content.count - 1, let last = part.apiBlocks.last {
                         // The breakpoint of a typed turn lives on its last block here.
                         parts.append(contentsOf: part.apiBlocks.dropLast().map(TurnContent.block))
-                        part = .block(last._replacingFields([("cache_control", cache.json)]))
+                        part = .block(last.replacingFields([("cache_control", cache.json)]))
                     }
                     if case .toolResult(let result) = part {
                         if !parts.isEmpty { entries.append(.prompt(parts)) }

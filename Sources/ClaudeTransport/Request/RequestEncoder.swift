@@ -286,7 +286,7 @@ public enum RequestEncoder {
         }
         var blocks = turn.content.flatMap(_blocks)
         if let cache = turn.cacheControl, let last = blocks.popLast() {
-            blocks.append(last._replacingFields([("cache_control", cache.json)]))
+            blocks.append(last.replacingFields([("cache_control", cache.json)]))
         }
         JSONValue.array(blocks).encodeCompact(into: &out)
         out.append(UInt8(ascii: "}"))
