@@ -89,7 +89,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // claude-stream is not imported: the tests run the built executable.
-        .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "AWSEventStream", "ClaudeStreaming", "ClaudeTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ClaudeSessionTests", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
             swiftSettings: strict),
@@ -98,7 +98,7 @@ let package = Package(
             swiftSettings: strict),
         // `chat` run as a process against the loopback server.
         .testTarget(
-            name: "ChatCommandTests", dependencies: ["claude-stream", "IncrementalJSON", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
+            name: "ChatCommandTests", dependencies: ["claude-stream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -90,7 +90,7 @@ struct TranscriptFileTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let server = try ChatScript()
-        let deep = String(repeating: #"{"a":"#, count: 505) + "1" + String(repeating: "}", count: 505)
+        let deep = String(repeating: #"{"a":"#, count: 510) + "1" + String(repeating: "}", count: 510)
         try server.load([response([toolUse("toolu_d", "nocommand", deep)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let file = scratch.file("t.json")
         let first = try runChat(["Hi", "--final-json", "--base-url", server.base, "--transcript", file, "--tool", "other=cat"])

@@ -18,7 +18,6 @@ struct Weather: ClientTool {
     struct Arguments: Decodable, Sendable { var city: String }
     var name: String { "weather" }
     var description: String { "Current weather for a city" }
-    var inputSchema: JSONValue { JSONSchema.object([.init("city", .string())]).jsonValue }
     func call(_ arguments: Arguments) async throws -> ToolOutput { .text("22 C in \(arguments.city)") }
 }
 

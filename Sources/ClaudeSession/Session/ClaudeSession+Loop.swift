@@ -23,6 +23,7 @@ extension ClaudeSession {
         func failure(_ kind: SessionError.Kind, partial: MessageSnapshot? = nil) -> SessionError {
             SessionError(kind, transcript: transcript, partial: partial, promptInTranscript: promptIn, round: working.responses.count)
         }
+        if let error = tools.lazy.compactMap(\.schemaError).first { throw failure(.structuredOutput(.schemaDerivation(error))) }
 
         try settlePending(&working, prompt: prompt)
         if prompt == nil, let last = working.responses.last, !working.pendingToolCalls.isEmpty {

@@ -104,7 +104,7 @@ public final class ClaudeSession: Sendable {
     ///
     /// - Throws: ``SessionError``; a decode failure is ``SessionError/Kind/structuredOutput(_:)`` saying why.
     public func respond<T: StructuredResponse>(to prompt: String, generating type: T.Type) async throws(SessionError) -> T {
-        let response = try await _run(prompt: [.text(prompt)], outputSchema: T.outputSchema, onSnapshot: nil)
+        let response = try await _run(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: transcript), onSnapshot: nil)
         do throws(StructuredOutputError) {
             return try response.message.decodeStructured(T.self, complete: true)
         } catch {
@@ -138,7 +138,7 @@ public final class ClaudeSession: Sendable {
     /// As ``streamResponse(to:)-(String)``, with `T.Partial` decoded at every snapshot.
     public func streamResponse<T: StructuredResponse>(to prompt: String, generating type: T.Type) -> StructuredResponseStream<T> {
         StructuredResponseStream(base: ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
-            try await self._run(prompt: [.text(prompt)], outputSchema: T.outputSchema, onSnapshot: onSnapshot)
+            try await self._run(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: self.transcript), onSnapshot: onSnapshot)
         })
     }
 

@@ -1,4 +1,3 @@
-public import IncrementalJSON
 
 /// How a ``ClaudeSession`` runs its loop: the limit on requests per call,
 /// what a new prompt does to pending tool calls, how many tools run at once,
@@ -42,14 +41,4 @@ public enum PendingCallPolicy: Sendable, Hashable {
     case answerAsNotRun
     /// The call throws ``SessionError/Kind/pendingToolCalls(_:)``; nothing is sent.
     case refuse
-}
-
-/// A type the model can answer in: its JSON Schema, and the partial form
-/// (every property optional) that decodes while the answer streams.
-public protocol StructuredResponse: Decodable, Sendable {
-    /// The type decoded from every snapshot while the answer streams: the same
-    /// fields, all optional, so any prefix of the answer decodes.
-    associatedtype Partial: Decodable & Sendable
-    /// The JSON Schema sent as `output_config.format`.
-    static var outputSchema: JSONValue { get }
 }

@@ -30,7 +30,9 @@ client, so one server handles tests running in parallel:
         not-sse-html / not-sse-json (200 but not an event stream; the JSON
         is an API error quoting the key), not-sse-no-type / sse-no-type
         (200 without a content-type: an HTML page, a good stream), gzip-bomb (a gzip body, sent
-        whatever accept-encoding asked, that expands to 64 MiB of one delta).
+        whatever accept-encoding asked, that expands to 64 MiB of one delta),
+        gzip-bomb-1g[/STATUS] (1 MB of gzip that expands to 1 GiB of `data: AAAA…`,
+        as an event stream with status STATUS, 200 by default).
   POST /echo/v1/messages                    a tiny stream whose text is the
         sha256 of the request body (so the client can be checked end to end).
   GET  /models/<ID>/v1/models/<ID>          a Models API answer with capabilities.
@@ -97,6 +99,33 @@ FAILED_ONCE = set()
 SENT = []
 SCRIPTS = {}
 SCRIPT_REQUESTS = {}
+
+
+GIGABYTE_BOMB = None
+GIGABYTE_BOMB_LOCK = threading.Lock()
+
+
+def gigabyte_gzip_bomb():
+    """1 MB of gzip inflating to 1 GiB: one compressed MiB of `A` after a
+    full flush is the same bytes every time, so it is built once and
+    repeated (0.25 s, where compressing the whole GiB takes 3 s)."""
+    global GIGABYTE_BOMB
+    with GIGABYTE_BOMB_LOCK:
+        if GIGABYTE_BOMB is None:
+            piece = b"A" * (1 << 20)
+            pieces = 1024
+            c = zlib.compressobj(9, zlib.DEFLATED, -15)
+            head = c.compress(b"data: ") + c.compress(piece) + c.flush(zlib.Z_FULL_FLUSH)
+            repeat = c.compress(piece) + c.flush(zlib.Z_FULL_FLUSH)
+            tail = c.compress(b"\n\n") + c.flush(zlib.Z_FINISH)
+            crc = zlib.crc32(b"data: ")
+            for _ in range(pieces):
+                crc = zlib.crc32(piece, crc)
+            crc = zlib.crc32(b"\n\n", crc)
+            size = 6 + pieces * len(piece) + 2
+            GIGABYTE_BOMB = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + head + repeat * (pieces - 1) + tail
+                             + struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF))
+        return GIGABYTE_BOMB
 
 
 def sse(event, payload):
@@ -596,9 +625,12 @@ class Handler(BaseHTTPRequestHandler):
         if name == "not-sse-json":
             self._plain(200, error_body("invalid_request_error", "bad key %s" % key))
             return True
-        if name == "gzip-bomb":
-            body = gzip.compress(text_stream("h" * (64 << 20)), compresslevel=9)
-            self.send_response(200)
+        if name in ("gzip-bomb", "gzip-bomb-1g"):
+            if name == "gzip-bomb":
+                body, status = gzip.compress(text_stream("h" * (64 << 20)), compresslevel=9), 200
+            else:
+                body, status = gigabyte_gzip_bomb(), int(file) if file and file.isdigit() else 200
+            self.send_response(status)
             self.send_header("content-type", "text/event-stream")
             self.send_header("content-encoding", "gzip")
             self.send_header("content-length", str(len(body)))
