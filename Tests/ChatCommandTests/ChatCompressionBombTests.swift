@@ -87,7 +87,7 @@ struct CompressionBombClientTests {
                 baseURL: server.url("fault/gzip-bomb-1g/500"), credentials: .apiKey(chatKey), idleTimeout: 20))
             var failure: TransportError?
             do throws(TransportError) {
-                _ = try await client.send(simpleRequest)
+                _ = try await client.send(MessageRequest(model: .opus5, messages: [.user("Hello")]))
             } catch {
                 failure = error
             }
