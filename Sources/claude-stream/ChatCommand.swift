@@ -157,8 +157,10 @@ enum ChatCommand {
     /// The session: the transcript, the shell tools, the loop's limits and
     /// hooks (stop at a call of a tool without a command or after a failed
     /// save; save after every complete round).
-    static func makeSession(_ options: ChatOptions, transcript: SessionTranscript, environment: [String: String],
-                            configuration: ClientConfiguration, saver: TranscriptSaver) -> ClaudeSession {
+    static func makeSession(
+        _ options: ChatOptions, transcript: SessionTranscript, environment: [String: String],
+        configuration: ClientConfiguration, saver: TranscriptSaver
+    ) -> ClaudeSession {
         let secrets = CredentialEnvironment.scrubbed.compactMap { environment[$0] }.filter { !$0.isEmpty }
         let settings = ShellToolSettings(
             environment: environment,
@@ -174,8 +176,9 @@ enum ChatCommand {
                 return round.calls.allSatisfy { options.toolCommand($0.name) != nil } ? .run : .stop
             },
             onRoundCompleted: { round in saver.save(round.transcript) })
-        return ClaudeSession(transcript: transcript, tools: tools, configuration: sessionConfiguration,
-                             transport: MessagesClient(configuration: configuration))
+        return ClaudeSession(
+            transcript: transcript, tools: tools, configuration: sessionConfiguration,
+            transport: MessagesClient(configuration: configuration))
     }
 
     /// Why the library would refuse the next request, checked before any

@@ -8,6 +8,7 @@ import ClaudeSession
 import ClaudeStreaming
 import ClaudeTransport
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -84,7 +84,8 @@ enum ChatSetup {
             setup.tools = tools.map(ToolDefinition.init(apiJSON:))
         }
         if options.search, !setup.serverTools.contains(where: { $0.kind == .webSearch }),
-           !setup.tools.contains(where: { $0.name == ServerToolKind.webSearch.rawValue }) {
+            !setup.tools.contains(where: { $0.name == ServerToolKind.webSearch.rawValue })
+        {
             setup.serverTools.append(.webSearch())
         }
         if let choice = options.toolChoice { setup.toolChoice = choice }

@@ -11,6 +11,7 @@
 
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -21,6 +21,7 @@
 
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -223,7 +224,10 @@ private final class ToolProcessRun: @unchecked Sendable {
         source.setEventHandler { [self] in
             while written < input.count {
                 let count = input.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, $0.count - written) }
-                if count > 0 { written += count; continue }
+                if count > 0 {
+                    written += count
+                    continue
+                }
                 if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
                 break
             }

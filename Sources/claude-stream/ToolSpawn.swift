@@ -10,6 +10,7 @@
 // can (glibc's addclosefrom_np).
 
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,7 +38,9 @@ enum ToolSpawn {
     }
 
     private static func spawnLocked(_ command: String, environment: [String]) -> Result {
-        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
         guard makePipe(&input), makePipe(&output), makePipe(&errors) else {
             let reason = String(cString: strerror(errno))
             for fd in input + output + errors where fd >= 0 { close(fd) }
@@ -47,7 +50,8 @@ enum ToolSpawn {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
+        var empty = sigset_t()
+        var all = sigset_t()
         sigemptyset(&empty)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
@@ -73,9 +77,13 @@ enum ToolSpawn {
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, variables)
-        close(input[0]); close(output[1]); close(errors[1])
+        close(input[0])
+        close(output[1])
+        close(errors[1])
         guard spawned == 0 else {
-            close(input[1]); close(output[0]); close(errors[0])
+            close(input[1])
+            close(output[0])
+            close(errors[0])
             return .failure("/bin/sh could not start (\(String(cString: strerror(spawned))))")
         }
         for fd in [input[1], output[0], errors[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }

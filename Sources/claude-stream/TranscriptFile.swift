@@ -17,6 +17,7 @@
 
 import IncrementalJSON
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

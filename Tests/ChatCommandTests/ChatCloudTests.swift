@@ -38,8 +38,9 @@ private func expectNoSecret(_ run: ChatRun, _ secret: String) {
 struct ChatCloudTests {
     @Test func bedrockSendsToTheModelPathWithTheBedrockKey() async throws {
         try await withLoopbackServer { server in
-            let run = try runCloudChat("Hello", ["--bedrock", "us-east-1", "--model", "claude-opus-4-6"],
-                                       route: server.url("t-cb1/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
+            let run = try runCloudChat(
+                "Hello", ["--bedrock", "us-east-1", "--model", "claude-opus-4-6"],
+                route: server.url("t-cb1/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
             #expect(run.status == 0, "\(run.stderr)")
             let message = try final(run)
             #expect(message["type"]?.stringValue == "message")
@@ -62,8 +63,9 @@ struct ChatCloudTests {
 
     @Test func bedrockTakesTheCloudsOwnModelID() async throws {
         try await withLoopbackServer { server in
-            let run = try runCloudChat("Hi", ["--bedrock", "us-west-2", "--model", "us.anthropic.claude-opus-4-6-v1:0"],
-                                       route: server.url("t-cb2/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
+            let run = try runCloudChat(
+                "Hi", ["--bedrock", "us-west-2", "--model", "us.anthropic.claude-opus-4-6-v1:0"],
+                route: server.url("t-cb2/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
             #expect(run.status == 0, "\(run.stderr)")
             let recorded = try #require(try await server.recordedRequests().first)
             #expect(recorded.path == "/t-cb2/bedrock-echo/model/us.anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
@@ -72,14 +74,16 @@ struct ChatCloudTests {
 
     @Test func vertexSendsToStreamRawPredictWithTheToken() async throws {
         try await withLoopbackServer { server in
-            let run = try runCloudChat("Hello", ["--vertex", "my-project/us-east5", "--model", "claude-haiku-4-5-20251001"],
-                                       route: server.url("t-cv1/vertex-echo"), variable: "CLOUDSDK_AUTH_ACCESS_TOKEN", token: vertexToken)
+            let run = try runCloudChat(
+                "Hello", ["--vertex", "my-project/us-east5", "--model", "claude-haiku-4-5-20251001"],
+                route: server.url("t-cv1/vertex-echo"), variable: "CLOUDSDK_AUTH_ACCESS_TOKEN", token: vertexToken)
             #expect(run.status == 0, "\(run.stderr)")
             let text = try final(run)["content"]?[0]?["text"]?.stringValue ?? ""
             #expect(text.count == 64, "\(text)")
             let recorded = try #require(try await server.recordedRequests().first)
-            #expect(recorded.path
-                == "/t-cv1/vertex-echo/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-haiku-4-5@20251001:streamRawPredict")
+            #expect(
+                recorded.path
+                    == "/t-cv1/vertex-echo/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-haiku-4-5@20251001:streamRawPredict")
             #expect(recorded.header("authorization") == "Bearer \(vertexToken)")
             #expect(recorded.header("x-api-key") == nil)
             let body = try #require(recorded.json)
@@ -91,10 +95,13 @@ struct ChatCloudTests {
 
     @Test func aMissingCredentialNamesTheVariableAndSendsNothing() async throws {
         try await withLoopbackServer { server in
-            for (flag, value, variable) in [("--bedrock", "us-east-1", "AWS_BEARER_TOKEN_BEDROCK"),
-                                            ("--vertex", "p/us-east5", "CLOUDSDK_AUTH_ACCESS_TOKEN")] {
-                let run = try runChat(["Hi", flag, value, "--base-url", server.url("t-cm/bedrock-echo").absoluteString],
-                                      environment: noCloudCredentials)
+            for (flag, value, variable) in [
+                ("--bedrock", "us-east-1", "AWS_BEARER_TOKEN_BEDROCK"),
+                ("--vertex", "p/us-east5", "CLOUDSDK_AUTH_ACCESS_TOKEN"),
+            ] {
+                let run = try runChat(
+                    ["Hi", flag, value, "--base-url", server.url("t-cm/bedrock-echo").absoluteString],
+                    environment: noCloudCredentials)
                 #expect(run.status == 2)
                 #expect(run.stderr == "chat: no credential: set \(variable)\n", "\(run.stderr)")
                 expectNoSecret(run, chatKey)  // the Anthropic key is not used in its place
@@ -106,8 +113,9 @@ struct ChatCloudTests {
 
     @Test func anEchoedBedrockKeyIsNeverPrinted() async throws {
         try await withLoopbackServer { server in
-            let run = try runCloudChat("Hi", ["--bedrock", "us-east-1"],
-                                       route: server.url("t-cb3/bedrock-403-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
+            let run = try runCloudChat(
+                "Hi", ["--bedrock", "us-east-1"],
+                route: server.url("t-cb3/bedrock-403-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
             #expect(run.status == 2)
             #expect(run.stderr.contains("403"), "\(run.stderr)")
             #expect(run.stderr.contains("AccessDeniedException"), "\(run.stderr)")

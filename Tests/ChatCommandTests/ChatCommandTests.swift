@@ -6,11 +6,12 @@
 
 import ClaudeTestSupport
 import Foundation
+import IncrementalJSON
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import IncrementalJSON
-import Testing
 
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"))
 struct ChatCommandTests {
@@ -59,14 +60,19 @@ struct ChatLoopTests {
     @Test func toolCommandsRunAndTheLoopContinues() throws {
         let server = try ChatScript()
         try server.load([
-            response([toolUse("toolu_1", "echo", #"{"city":"Paris"}"#), toolUse("toolu_2", "blocks", "{}"),
-                      toolUse("toolu_3", "fail", "{}"), toolUse("toolu_4", "env", "{}"), toolUse("toolu_5", "bad", "{}")], stop: "tool_use"),
+            response(
+                [
+                    toolUse("toolu_1", "echo", #"{"city":"Paris"}"#), toolUse("toolu_2", "blocks", "{}"),
+                    toolUse("toolu_3", "fail", "{}"), toolUse("toolu_4", "env", "{}"), toolUse("toolu_5", "bad", "{}"),
+                ], stop: "tool_use"),
             response([textBlock], stop: "end_turn"),
         ])
-        let run = try runChat(["Weather?", "--final-json", "--base-url", server.base,
-                               "--tool", "echo=cat", "--tool", "fail=echo broken; exit 3",
-                               "--tool-json", #"blocks=printf '[{"type":"text","text":"%s %s"}]' "$CLAUDE_TOOL_USE_ID" "$CLAUDE_TOOL_NAME""#,
-                               "--tool", #"env=printf '%s' "${ANTHROPIC_API_KEY:-none}""#, "--tool-json", "bad=echo not json"])
+        let run = try runChat([
+            "Weather?", "--final-json", "--base-url", server.base,
+            "--tool", "echo=cat", "--tool", "fail=echo broken; exit 3",
+            "--tool-json", #"blocks=printf '[{"type":"text","text":"%s %s"}]' "$CLAUDE_TOOL_USE_ID" "$CLAUDE_TOOL_NAME""#,
+            "--tool", #"env=printf '%s' "${ANTHROPIC_API_KEY:-none}""#, "--tool-json", "bad=echo not json",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").count == 2)
         let bodies = try server.bodies()
@@ -146,7 +152,8 @@ struct ChatLoopTests {
         var environment = ProcessInfo.processInfo.environment
         environment["ANTHROPIC_API_KEY"] = chatKey
         process.environment = environment
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
@@ -222,10 +229,14 @@ struct ChatLoopTests {
             try? FileManager.default.removeItem(at: request)
             try? FileManager.default.removeItem(at: tools)
         }
-        try Data(#"{"model":"claude-x-custom","max_tokens":77,"temperature":0.30,"x_future":{"a":1.50},"messages":[{"role":"user","content":"first"}]}"#.utf8).write(to: request)
-        try Data(#"[{"type":"text_editor_20250728","name":"str_replace_based_edit_tool"},{"name":"get","input_schema":{"type":"object"}}]"#.utf8).write(to: tools)
-        let run = try runChat(["second", "--final-json", "--base-url", server.base, "--request", request.path,
-                               "--tools", tools.path, "--tool-choice", "tool:get"])
+        try Data(#"{"model":"claude-x-custom","max_tokens":77,"temperature":0.30,"x_future":{"a":1.50},"messages":[{"role":"user","content":"first"}]}"#.utf8)
+            .write(to: request)
+        try Data(#"[{"type":"text_editor_20250728","name":"str_replace_based_edit_tool"},{"name":"get","input_schema":{"type":"object"}}]"#.utf8).write(
+            to: tools)
+        let run = try runChat([
+            "second", "--final-json", "--base-url", server.base, "--request", request.path,
+            "--tools", tools.path, "--tool-choice", "tool:get",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let body = try #require(try server.bodies().first)
         #expect(body["model"]?.stringValue == "claude-x-custom")
@@ -267,8 +278,10 @@ struct ChatFlagTests {
     }
 
     @Test func badToolSpecsAreUsageErrors() throws {
-        for arguments in [["--tool", "noequals"], ["--tool", "=cmd"], ["--tool", "a="], ["--tool-choice", "maybe"],
-                          ["--tool", "a=x", "--tool-json", "a=y"]] {
+        for arguments in [
+            ["--tool", "noequals"], ["--tool", "=cmd"], ["--tool", "a="], ["--tool-choice", "maybe"],
+            ["--tool", "a=x", "--tool-json", "a=y"],
+        ] {
             let run = try runChat(["Hi"] + arguments)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
         }

@@ -33,8 +33,11 @@ struct FlagCheckTests {
         let tools = scratch.file("tools.json")
         try Data(#"[{"name":"get","description":"Fetches","input_schema":{"type":"object","properties":{"k":{"type":"string"}}}}]"#.utf8)
             .write(to: URL(fileURLWithPath: tools))
-        #expect(try runChat(["Hi", "--final-json", "--base-url", server.base, "--tool", "get=cat", "--tool", "put=cat",
-                             "--tools", tools]).status == 0)
+        #expect(
+            try runChat([
+                "Hi", "--final-json", "--base-url", server.base, "--tool", "get=cat", "--tool", "put=cat",
+                "--tools", tools,
+            ]).status == 0)
         let bodies = try server.bodies()
         let declared = try #require(bodies[0]["tools"]?.arrayValue.map(Array.init))
         #expect(declared.count == 1)
@@ -51,9 +54,11 @@ struct FlagCheckTests {
     @Test func helpExplainsEveryFlagTheToolsFormatAndTheExitCodes() throws {
         let run = try runChat(["--help"])
         #expect(run.status == 0)
-        for flag in ["--request", "--tools", "--tool", "--tool-json", "--tool-choice", "--tool-timeout", "--tool-concurrency",
-                     "--max-turns", "--transcript", "--final-json", "--timeout", "--model", "--system", "--effort", "--search",
-                     "--schema", "--base-url", "--max-tokens", "--bedrock", "--vertex"] {
+        for flag in [
+            "--request", "--tools", "--tool", "--tool-json", "--tool-choice", "--tool-timeout", "--tool-concurrency",
+            "--max-turns", "--transcript", "--final-json", "--timeout", "--model", "--system", "--effort", "--search",
+            "--schema", "--base-url", "--max-tokens", "--bedrock", "--vertex",
+        ] {
             #expect(run.stdout.contains("  \(flag) "), "\(flag) is not explained")
         }
         #expect(run.stdout.contains("input_schema"))
@@ -68,7 +73,8 @@ struct FlagCheckTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         // What `client.messages.create(**body)` of the Python SDK takes, dumped as JSON.
-        let body = #"{"model":"claude-opus-5","max_tokens":1024,"system":[{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral"}}],"metadata":{"user_id":"u-1"},"stop_sequences":["END"],"tools":[{"name":"get_weather","description":"Weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}],"messages":[{"role":"user","content":"Weather in Paris?"},{"role":"assistant","content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_01","name":"get_weather","input":{"city":"Paris"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"18 C"}]},{"role":"assistant","content":"It is 18 C."}]}"#
+        let body =
+            #"{"model":"claude-opus-5","max_tokens":1024,"system":[{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral"}}],"metadata":{"user_id":"u-1"},"stop_sequences":["END"],"tools":[{"name":"get_weather","description":"Weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}],"messages":[{"role":"user","content":"Weather in Paris?"},{"role":"assistant","content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_01","name":"get_weather","input":{"city":"Paris"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"18 C"}]},{"role":"assistant","content":"It is 18 C."}]}"#
         let file = scratch.file("request.json")
         try Data(body.utf8).write(to: URL(fileURLWithPath: file))
         let run = try runChat(["And tomorrow?", "--final-json", "--base-url", server.base, "--request", file])

@@ -23,13 +23,18 @@ struct ToolEnvironmentTests {
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/environ"), "needs /proc"))
     func noCredentialReachesATool() throws {
         let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "env", "{}"), toolUse("toolu_2", "parent", "{}")], stop: "tool_use"),
-                         response([textBlock], stop: "end_turn")])
+        try server.load([
+            response([toolUse("toolu_1", "env", "{}"), toolUse("toolu_2", "parent", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
         var environment: [String: String?] = credentials.mapValues { $0 }
         environment["CHAT_TEST_MARKER"] = "visible-marker"
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
-                               "--tool", "env=env", "--tool", "parent=tr '\\0' '\\n' < /proc/$PPID/environ"],
-                              environment: environment)
+        let run = try runChat(
+            [
+                "Go", "--final-json", "--base-url", server.base,
+                "--tool", "env=env", "--tool", "parent=tr '\\0' '\\n' < /proc/$PPID/environ",
+            ],
+            environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         let results = lastResults(try server.bodies()[1])
         let own = results.first?["content"]?.stringValue ?? ""

@@ -7,6 +7,7 @@ import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,6 +20,19 @@ private func groups(in file: String) -> [pid_t] {
 }
 
 private let clock = ContinuousClock()
+
+/// The processes of group `group` that are not zombies, from /proc.
+private func runningMembers(of group: pid_t) -> [pid_t] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return names.compactMap(pid_t.init).filter { pid in
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        // After "(comm)": state, ppid, pgrp.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 2 && fields[0] != "Z" && pid_t(fields[2]) == group
+    }
+}
 
 private func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -33,8 +47,10 @@ struct ToolProcessTests {
         try server.load([response([toolUse("toolu_1", "bg", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
         // The background sleep keeps stdout open; it dies with its group when the tool's shell exits.
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
-                               "--tool", "bg=sleep 30 & echo $$ > \(scratch.file("pgid")); echo ok"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base,
+            "--tool", "bg=sleep 30 & echo $$ > \(scratch.file("pgid")); echo ok",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(clock.now - began < .seconds(10))
         #expect(lastResults(try server.bodies()[1]).first?["content"]?.stringValue == "ok")
@@ -48,8 +64,10 @@ struct ToolProcessTests {
         let server = try ChatScript()
         try server.load([response([toolUse("toolu_1", "hang", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--timeout", "2",
-                               "--tool", "hang=echo $$ > \(scratch.file("pgid")); sleep 30"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--timeout", "2",
+            "--tool", "hang=echo $$ > \(scratch.file("pgid")); sleep 30",
+        ])
         let ended = clock.now
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains("--timeout"), "\(run.stderr)")
@@ -65,10 +83,14 @@ struct ToolProcessTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "hang", "{}"), toolUse("toolu_2", "hang", "{}")], stop: "tool_use"),
-                         response([textBlock], stop: "end_turn")])
-        let child = try ChatChild(["Go", "--final-json", "--base-url", server.base,
-                                   "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30"])
+        try server.load([
+            response([toolUse("toolu_1", "hang", "{}"), toolUse("toolu_2", "hang", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
+        let child = try ChatChild([
+            "Go", "--final-json", "--base-url", server.base,
+            "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30",
+        ])
         #expect(eventually(within: 20) { groups(in: scratch.file("pgid")).count == 2 })
         let sent = clock.now
         child.signal(signal)
@@ -78,14 +100,37 @@ struct ToolProcessTests {
         for group in groups(in: scratch.file("pgid")) { #expect(!groupExists(group)) }
     }
 
+    /// A second Ctrl-C does not wait for the grace: every group gets SIGKILL
+    /// and chat exits at once. (Its orphans then belong to init, which may
+    /// be slow to reap them, so the check is that no member still runs.)
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs /proc"))
+    func aSecondSIGINTKillsEverythingAtOnce() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "stubborn", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let child = try ChatChild([
+            "Go", "--final-json", "--base-url", server.base, "--tool", "stubborn=trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30",
+        ])
+        #expect(eventually(within: 20) { !groups(in: scratch.file("pgid")).isEmpty })
+        child.signal(SIGINT)
+        child.signal(SIGINT)
+        let run = child.wait()
+        #expect(run.status == 130, "\(run.stderr)")
+        let group = try #require(groups(in: scratch.file("pgid")).first)
+        #expect(eventually(within: 2) { runningMembers(of: group).isEmpty }, "\(runningMembers(of: group))")
+    }
+
     @Test func theToolTimeoutKillsAGroupThatIgnoresSIGTERM() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let server = try ChatScript()
         try server.load([response([toolUse("toolu_1", "stubborn", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool-timeout", "1",
-                               "--tool", "stubborn=trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30; sleep 30"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--tool-timeout", "1",
+            "--tool", "stubborn=trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30; sleep 30",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(clock.now - began < .seconds(6))
         let result = try #require(lastResults(try server.bodies()[1]).first)
@@ -99,8 +144,10 @@ struct ToolProcessTests {
         let server = try ChatScript()
         try server.load([response([toolUse("toolu_1", "yes", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool-timeout", "60",
-                               "--tool", "yes=while :; do echo x; done | head -1"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--tool-timeout", "60",
+            "--tool", "yes=while :; do echo x; done | head -1",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(clock.now - began < .seconds(10))
         let result = try #require(lastResults(try server.bodies()[1]).first)
@@ -126,11 +173,15 @@ struct ToolProcessTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "nap", "{}"), toolUse("toolu_2", "nap", "{}")], stop: "tool_use"),
-                         response([textBlock], stop: "end_turn")])
+        try server.load([
+            response([toolUse("toolu_1", "nap", "{}"), toolUse("toolu_2", "nap", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
         let times = scratch.file("times")
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
-                               "--tool", "nap=date +%s.%N >> \(times); sleep 2; date +%s.%N >> \(times)"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base,
+            "--tool", "nap=date +%s.%N >> \(times); sleep 2; date +%s.%N >> \(times)",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let stamps = ((try? String(contentsOfFile: times, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Double($0) }
         #expect(stamps.count == 4)
@@ -144,8 +195,10 @@ struct ToolProcessTests {
         let calls = (0..<200).map { toolUse("toolu_\($0)", "hang", "{}") }
         try server.load([response(calls, stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--timeout", "3", "--tool-concurrency", "3",
-                               "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30"])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--timeout", "3", "--tool-concurrency", "3",
+            "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30",
+        ])
         #expect(run.status == 3, "\(run.stderr)")
         #expect(clock.now - began < .seconds(6))
         let started = groups(in: scratch.file("pgid"))
@@ -155,10 +208,14 @@ struct ToolProcessTests {
 
     @Test func aFailureSendsItsStatusAndTheTailOfStderr() throws {
         let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "fail", "{}"), toolUse("toolu_2", "noisy", "{}")], stop: "tool_use"),
-                         response([textBlock], stop: "end_turn")])
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "fail=echo oops >&2; exit 3",
-                               "--tool", "noisy=head -c 100000 /dev/zero | tr '\\0' a >&2; echo END >&2; exit 1"])
+        try server.load([
+            response([toolUse("toolu_1", "fail", "{}"), toolUse("toolu_2", "noisy", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base, "--tool", "fail=echo oops >&2; exit 3",
+            "--tool", "noisy=head -c 100000 /dev/zero | tr '\\0' a >&2; echo END >&2; exit 1",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let results = lastResults(try server.bodies()[1])
         let text = results.first?["content"]?.stringValue ?? ""
@@ -170,10 +227,14 @@ struct ToolProcessTests {
 
     @Test func toolJSONSendsAnyValue() throws {
         let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "product", "{}"), toolUse("toolu_2", "text", "{}")], stop: "tool_use"),
-                         response([textBlock], stop: "end_turn")])
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
-                               "--tool-json", #"product=echo '{"product":6}'"#, "--tool-json", #"text=echo '"plain"'"#])
+        try server.load([
+            response([toolUse("toolu_1", "product", "{}"), toolUse("toolu_2", "text", "{}")], stop: "tool_use"),
+            response([textBlock], stop: "end_turn"),
+        ])
+        let run = try runChat([
+            "Go", "--final-json", "--base-url", server.base,
+            "--tool-json", #"product=echo '{"product":6}'"#, "--tool-json", #"text=echo '"plain"'"#,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let results = lastResults(try server.bodies()[1])
         #expect(results.first?["content"]?.stringValue == #"{"product":6}"#)

@@ -8,6 +8,7 @@ import ClaudeTransport
 import Foundation
 import IncrementalJSON
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +25,8 @@ private func messages(_ path: String) throws -> [JSONValue] {
     return Array(value["messages"]?.arrayValue ?? JSONArray())
 }
 
-private let savedConversation = #"{"model":"claude-opus-5","max_tokens":100,"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":[{"type":"text","text":"Hello"}]}]}"#
+private let savedConversation =
+    #"{"model":"claude-opus-5","max_tokens":100,"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":[{"type":"text","text":"Hello"}]}]}"#
 
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"), .serialized)
 struct TranscriptFileTests {
@@ -123,8 +125,10 @@ struct TranscriptFileTests {
         ])
         let file = scratch.file("t.json")
         let marker = scratch.file("hanging")
-        let child = try ChatChild(["Go", "--final-json", "--base-url", server.base, "--transcript", file,
-                                   "--tool", "quick=cat", "--tool", "hang=touch \(marker); sleep 30"])
+        let child = try ChatChild([
+            "Go", "--final-json", "--base-url", server.base, "--transcript", file,
+            "--tool", "quick=cat", "--tool", "hang=touch \(marker); sleep 30",
+        ])
         #expect(eventually(within: 20) { FileManager.default.fileExists(atPath: marker) })
         child.signal(SIGINT)
         let run = child.wait()
@@ -155,8 +159,10 @@ struct TranscriptFormatSharingTests {
         let server = try ChatScript()
         try server.load([response([toolUse("toolu_1", "echo", #"{"q":"x"}"#)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let file = scratch.file("t.json")
-        let run = try runChat(["Hi", "--final-json", "--base-url", server.base, "--transcript", file, "--system", "Be brief",
-                               "--tool", "echo=cat"])
+        let run = try runChat([
+            "Hi", "--final-json", "--base-url", server.base, "--transcript", file, "--system", "Be brief",
+            "--tool", "echo=cat",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let transcript = try SessionTranscript(jsonBytes: Array(try Data(contentsOf: URL(fileURLWithPath: file))))
         #expect(transcript.setup.system == "Be brief")

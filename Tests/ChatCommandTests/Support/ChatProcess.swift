@@ -4,6 +4,7 @@
 
 import ClaudeTestSupport
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -65,8 +66,9 @@ final class ChatChild: @unchecked Sendable {
     func wait() -> ChatRun {
         done.wait()
         process.waitUntilExit()
-        return ChatRun(status: process.terminationStatus, stdout: String(decoding: collected[0], as: UTF8.self),
-                       stderr: String(decoding: collected[1], as: UTF8.self))
+        return ChatRun(
+            status: process.terminationStatus, stdout: String(decoding: collected[0], as: UTF8.self),
+            stderr: String(decoding: collected[1], as: UTF8.self))
     }
 }
 

@@ -16,10 +16,12 @@ func response(_ blocks: [String], stop: String, id: String = "msg_chat") -> [Str
 /// stops: `message_stop` comes straight after.
 func cutOffToolCall(_ id: String, _ name: String, partialInput: String) -> [String: Any] {
     var text = messageStart("msg_cut")
-    text += "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"\(id)\",\"name\":\"\(name)\",\"input\":{}}}\n\n"
+    text +=
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"\(id)\",\"name\":\"\(name)\",\"input\":{}}}\n\n"
     var escaped: [UInt8] = []
     JSONValue.string(partialInput).encodeCompact(into: &escaped)
-    text += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\(String(decoding: escaped, as: UTF8.self))}}\n\n"
+    text +=
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\(String(decoding: escaped, as: UTF8.self))}}\n\n"
     return ["body": text + messageEnd("tool_use")]
 }
 

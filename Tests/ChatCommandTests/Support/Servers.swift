@@ -4,10 +4,11 @@
 
 import ClaudeTestSupport
 import Foundation
+import IncrementalJSON
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import IncrementalJSON
 
 /// A loopback server of its own with script `chat` on it.
 final class ChatScript {
