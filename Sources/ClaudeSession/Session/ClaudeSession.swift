@@ -219,7 +219,11 @@ public struct SessionResponse: Sendable {
     public var text: String { message.text }
 }
 
-/// A snapshot of the response being built.
+/// A snapshot of the response being built. Each round's message is a
+/// message of its own: derive text with the stream's own
+/// ``ResponseStream/textDeltas`` or ``ResponseStream/blockEvents``, which
+/// start afresh at each round (the snapshot-sequence helpers over
+/// `.map(\.message)` would take every round for one message).
 public struct ResponseSnapshot: Sendable {
     /// The message of the current round, as it stands.
     public var message: MessageSnapshot

@@ -90,7 +90,7 @@ extension SessionTranscript {
             bytes.append(UInt8(ascii: "}"))
         }
         guard bytes.count <= Self.maxBytes else { throw TranscriptError(.tooLarge(bytes: bytes.count)) }
-        if let (depth, offset) = Self.firstExcess(bytes, limit: Self.maxDepth) {
+        if let (depth, offset) = RawJSON.nestingExcess(in: bytes, limit: Self.maxDepth) {
             throw TranscriptError(.tooDeep(depth: depth, offset: offset))
         }
         bytes.append(UInt8(ascii: "\n"))
@@ -192,30 +192,6 @@ extension SessionTranscript {
                 requestedModel: try text("requested_model") ?? "", stopReason: try text("stop_reason"),
                 stopSequence: try text("stop_sequence"), usage: RawJSON(usage), requestID: try text("request_id")))
         }
-    }
-
-    /// The first place `bytes` (valid JSON) nests deeper than `limit`: the depth and offset.
-    ///
-    /// - Complexity: O(size), one pass.
-    static func firstExcess(_ bytes: [UInt8], limit: Int) -> (Int, Int)? {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for (offset, byte) in bytes.enumerated() {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > limit { return (depth, offset) }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-        return nil
     }
 }
 

@@ -112,11 +112,11 @@ public struct RawJSON: Sendable, Hashable {
         _storage = _RawJSONStorage(.pending(make))
     }
 
-    /// Bytes that parse as one JSON text; they are re-encoded compactly so
-    /// what is kept is always valid and compact.
-    public init(validating bytes: [UInt8]) throws(JSONParseError) {
+    /// Bytes that parse as one JSON text, nested at most `maxDepth` deep;
+    /// they are re-encoded compactly so what is kept is always valid and compact.
+    public init(validating bytes: [UInt8], maxDepth: Int = JSONParserOptions().maxDepth) throws(JSONParseError) {
         var compact: [UInt8] = []
-        try JSONValue.parse(bytes).encodeCompact(into: &compact)
+        try JSONValue.parse(bytes, options: JSONParserOptions(maxDepth: maxDepth)).encodeCompact(into: &compact)
         _storage = _RawJSONStorage(.bytes(compact))
     }
 
@@ -142,6 +142,38 @@ public struct RawJSON: Sendable, Hashable {
     public static func == (lhs: RawJSON, rhs: RawJSON) -> Bool { lhs._storage === rhs._storage || lhs.bytes == rhs.bytes }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+
+    /// Where the bytes of one valid JSON text first nest deeper than `limit`:
+    /// that depth and the byte offset of the bracket, or nil. A writer checks
+    /// its output with this so it never writes what its reader refuses.
+    ///
+    /// - Complexity: O(size), one pass.
+    public static func nestingExcess(in bytes: [UInt8], limit: Int) -> (depth: Int, offset: Int)? {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for (offset, byte) in bytes.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return (depth, offset) }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return nil
+    }
 
     /// The tool calls and results among the blocks (an array, or one block),
     /// found once per value: a long history checks each replayed response

@@ -10,14 +10,25 @@ import IncrementalJSON
 // through Foundation's coders would lose number text and key order).
 
 extension RawJSON: Codable {
+    /// The deepest nesting a coded ``RawJSON`` may have, encoded or decoded:
+    /// the parser's 512 for a block's input plus the levels of a content
+    /// array around it and a margin, so whatever a response holds comes back.
+    public static let maxCodedDepth = 512 + 8
+
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
-        do { self = try RawJSON(validating: Array(text.utf8)) } catch {
+        do { self = try RawJSON(validating: Array(text.utf8), maxDepth: Self.maxCodedDepth) } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not JSON: \(error)"))
         }
     }
 
+    /// Encodes the compact text; refuses what the decoder would refuse
+    /// (nesting deeper than ``maxCodedDepth``), so what is written reads back.
     public func encode(to encoder: any Encoder) throws {
+        if let (depth, offset) = RawJSON.nestingExcess(in: bytes, limit: Self.maxCodedDepth) {
+            throw EncodingError.invalidValue(text, .init(codingPath: encoder.codingPath,
+                debugDescription: "JSON nested \(depth) deep at byte \(offset), deeper than the \(Self.maxCodedDepth) a decoder takes"))
+        }
         var container = encoder.singleValueContainer()
         try container.encode(text)
     }

@@ -1,4 +1,5 @@
 import ClaudeStreaming
+import Foundation
 import IncrementalJSON
 import Testing
 import ClaudeTransport
@@ -133,5 +134,19 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
         var unanswered = answered
         unanswered.messages[2] = .user("skip it")
         #expect(refusal(unanswered) == .unansweredToolUse(toolUseID: "t9", turn: 1))
+    }
+
+    @Test func rawJSONCodesAsDeepAsAResponseHoldsAndRefusesDeeperOnWriting() throws {
+        func nested(_ depth: Int) -> [UInt8] { Array((String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)).utf8) }
+        // A content array holding a block whose input nests 512 deep: 514 levels.
+        for depth in [511, 512, 514, RawJSON.maxCodedDepth] {
+            let raw = try RawJSON(validating: nested(depth), maxDepth: depth)
+            let back = try JSONDecoder().decode([RawJSON].self, from: try JSONEncoder().encode([raw]))
+            #expect(back == [raw], "depth \(depth)")
+        }
+        let deeper = try RawJSON(validating: nested(RawJSON.maxCodedDepth + 1), maxDepth: .max)
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode([deeper]) }
+        #expect(RawJSON.nestingExcess(in: nested(3), limit: 3) == nil)
+        #expect(RawJSON.nestingExcess(in: Array(#"["[[[",[[[1]]]]"#.utf8), limit: 3).map { [$0.depth, $0.offset] } == [4, 9])  // the fourth bracket outside the string
     }
 }
