@@ -69,7 +69,6 @@ enum AccumulatorBenchmarks {
         }
         results.append(shortToolDeltas(context))
         results += memoryRows(context)
-        results += ManyStreamsBenchmarks.rows(context)
         return results
     }
 

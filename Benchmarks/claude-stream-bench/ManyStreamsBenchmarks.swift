@@ -22,6 +22,8 @@ import Darwin
 #endif
 
 enum ManyStreamsBenchmarks {
+    static let suite = BenchmarkSuite(name: "many") { context in rows(context) }
+
     static func rows(_ context: BenchmarkContext) -> [BenchmarkResult] {
         var rows: [BenchmarkResult] = []
         rows.append(memoryRow(context))
