@@ -5,6 +5,9 @@
 //
 // Library modules form a strict chain; each knows nothing of those after it:
 //   ServerSentEvents, AWSEventStream, AppendOnlyStorage → IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport  →  ClaudeSession
+// A target's dependencies are exactly the modules its files import (CI
+// checks it with --explicit-target-dependency-import-check); AppendOnlyStorage
+// reaches the modules after IncrementalJSON through its re-export.
 // The benchmark and the libFuzzer targets are packages of their own
 // (Benchmarks/Package.swift, Fuzz/Package.swift) that depend on this one by
 // path, so an app that depends on this package sees only the libraries and
@@ -44,15 +47,15 @@ let package = Package(
         .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
         .target(
             name: "ClaudeStreaming",
-            dependencies: ["ServerSentEvents", "AWSEventStream", "AppendOnlyStorage", "IncrementalJSON", "_Base64Acceleration"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "_Base64Acceleration"],
             swiftSettings: strict),
-        .target(name: "ClaudeTransport", dependencies: ["ClaudeStreaming"], swiftSettings: strict),
-        .target(name: "ClaudeSession", dependencies: ["ClaudeTransport"], swiftSettings: strict),
+        .target(name: "ClaudeTransport", dependencies: ["IncrementalJSON", "ClaudeStreaming"], swiftSettings: strict),
+        .target(name: "ClaudeSession", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"], swiftSettings: strict),
 
         // MARK: Command line
         .executableTarget(
             name: "claude-stream",
-            dependencies: ["ServerSentEvents", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession"],
             swiftSettings: strict),
 
         // MARK: Fuzz properties
@@ -67,15 +70,36 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: Tests
-        .testTarget(name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
+        // Not a product: what several test targets share (the SSE stream
+        // builder, the loopback server and its client, the child-process
+        // runner). A plain target under Tests/, as SwiftPM allows with an
+        // explicit path, so it stays beside the tests it serves.
+        .target(
+            name: "ClaudeTestSupport", dependencies: ["IncrementalJSON"], path: "Tests/ClaudeTestSupport", exclude: ["Server"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "_CRC32Acceleration", "ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "AppendOnlyStorageTests", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
         .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
-        .testTarget(name: "ClaudeStreamingTests", dependencies: ["ClaudeStreaming", "AWSEventStream", "_Base64Acceleration", "FuzzProperties"], swiftSettings: strict),
-        .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "ClaudeStreaming"], swiftSettings: strict),
-        .testTarget(name: "ClaudeSessionTests", dependencies: ["ClaudeSession"], resources: [.copy("Server")], swiftSettings: strict),
         .testTarget(
-            name: "ClaudeTransportTests", dependencies: ["ClaudeTransport", "FuzzProperties"], resources: [.copy("Server")], swiftSettings: strict),
+            name: "ClaudeStreamingTests",
+            dependencies: [
+                "ServerSentEvents", "AWSEventStream", "_Base64Acceleration", "IncrementalJSON", "ClaudeStreaming", "FuzzProperties", "ClaudeTestSupport",
+            ],
+            swiftSettings: strict),
+        // claude-stream is not imported: the tests run the built executable.
+        .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ClaudeSessionTests", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ClaudeTransportTests", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "FuzzProperties", "ClaudeTestSupport"],
+            swiftSettings: strict),
+        // `chat` run as a process against the loopback server.
+        .testTarget(
+            name: "ChatCommandTests", dependencies: ["claude-stream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,7 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-let targets = ["sse", "json", "accumulator", "typed", "replay", "transport-frames", "aws-eventstream"]
+let targets = ["sse", "json", "accumulator", "typed", "replay", "transport-frames", "aws-eventstream", "terminal-text"]
 
 let package = Package(
     name: "claude-streaming-fuzz",

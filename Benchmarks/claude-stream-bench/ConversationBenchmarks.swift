@@ -3,12 +3,13 @@
 //
 //   history: the next request of a 100-turn conversation of ≈10 MB (each
 //     response a mixed stream's message: thinking with signature, web search
-//     results, cited text, tool input), built from the transcript and
+//     results, cited text, tool input; each call answered by a tool result
+//     before the next prompt), built from the transcript, checked and
 //     encoded, versus Foundation's JSONEncoder encoding the same history as
 //     Codable structs. Replayed turns are bytes already, so the target is
 //     memcpy class: at least 1 GB/s of history.
 //   overhead: one streamed response through ClaudeSession.respond (request
-//     built, stream accumulated, transcript entry made) versus the same bytes
+//     built and checked, stream accumulated, transcript entry made) versus the same bytes
 //     fed to MessageAccumulator directly. Target: at most 5% more.
 //   first send: what the overhead row does not include, shown beside the
 //     same baseline: a response's content is encoded to bytes once, when it
@@ -59,7 +60,7 @@ enum ConversationBenchmarks {
         let (half, _, _) = conversation(turns: 50, perResponse: perResponse)
         var encodedSize = 0
         func next(_ session: ClaudeSession) {
-            guard let encoded = try? RequestEncoder.encode(session.nextRequest(prompt: [.text("And now?")])) else { return }
+            guard let request = try? session.nextRequest(prompt: [.text("And now?")]), let encoded = try? RequestEncoder.encode(request) else { return }
             encodedSize = max(encodedSize, encoded.body.count)
             blackHole(encoded)
         }
@@ -78,12 +79,12 @@ enum ConversationBenchmarks {
     /// mixed stream's message), the same history as Codable structs, and its
     /// size in bytes (response content plus prompt text).
     static func conversation(turns: Int, perResponse: Int) -> (ClaudeSession, [_CodableMessage], Int) {
-        var transcript = SessionTranscript()
+        var transcript = SessionTranscript(setup: MessageRequest(model: .opus5, messages: [], system: "Be brief."))
         var mirror: [_CodableMessage] = []
         var bytes = 0
         for turn in 0..<turns {
             let prompt = "Question \(turn): what changed since the last answer?"
-            transcript.entries.append(.prompt([.text(prompt)]))
+            transcript.appendPrompt([.text(prompt)])
             mirror.append(_CodableMessage(role: "user", content: [_CodableBlock(type: "text", text: prompt)]))
             var accumulator = MessageAccumulator()
             guard (try? accumulator.feed(generate(.mixed, bytes: perResponse).bytes)) != nil, let message = try? accumulator.finish() else {
@@ -91,10 +92,15 @@ enum ConversationBenchmarks {
             }
             let entry = ResponseEntry(message)
             bytes += entry.content.bytes.count + prompt.utf8.count  // also makes the bytes: the steady state
-            transcript.entries.append(.response(entry))
+            transcript.appendResponse(entry)
             mirror.append(_CodableMessage(role: "assistant", content: _CodableBlock.blocks(message.contentJSON())))
+            // Each response calls a tool (the generator repeats one id); its
+            // result opens the next user turn, as the API requires.
+            let results = Set(entry.toolCalls.map(\.id)).sorted().map { ToolResult(toolUseID: $0, content: .text("ok")) }
+            guard (try? transcript.appendToolOutputs(results)) != nil else { preconditionFailure("each result answers a call") }
+            mirror.append(_CodableMessage(role: "user", content: results.map { _ in _CodableBlock(type: "tool_result", text: "ok") }))
         }
-        let session = ClaudeSession(model: .opus5, system: "Be brief.", transport: _RecordedTransport(bytes: []), transcript: transcript)
+        let session = ClaudeSession(transcript: transcript, transport: _RecordedTransport(bytes: []))
         return (session, mirror, bytes)
     }
 

@@ -18,6 +18,7 @@ let registeredSuites: [BenchmarkSuite] = [
     TransportBenchmarks.suite,
     ConversationBenchmarks.suite,
     AWSEventStreamBenchmarks.suite,
+    StructuredBenchmarks.suite,
 ]
 
 if CommandLine.arguments.dropFirst().first == "--memory-probe" {

@@ -141,7 +141,8 @@ struct _StreamDriver: Sendable {
             maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
         guard let delegate = session.delegate as? _StreamingDelegate else { return .failed(.network("no delegate")) }
         let task = session.dataTask(with: request)
-        channel.onEnd { task.cancel() }
+        // The channel ends from delegate callbacks too: never wait there (see BoundedDelegateQueue).
+        channel.onEnd { task.cancelWithoutWaiting() }
         task.resume()
         return await delegate.started()
     }
@@ -161,8 +162,6 @@ struct _StreamDriver: Sendable {
         configuration.timeoutIntervalForResource = self.configuration.overallTimeout + 60
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: BoundedDelegateQueue())
     }
 }

@@ -15,6 +15,12 @@ public struct TokenCount: Sendable, Hashable {
     public var inputTokens: Int
     /// The whole answer (later fields, such as context management, are kept).
     public var json: JSONValue
+
+    /// A count of `inputTokens`, with the answer it came in (for transports other than ``MessagesClient``).
+    public init(inputTokens: Int, json: JSONValue) {
+        self.inputTokens = inputTokens
+        self.json = json
+    }
 }
 
 extension MessagesClient {

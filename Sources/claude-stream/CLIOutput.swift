@@ -2,6 +2,7 @@
 // event or per prefix); going through `print` per line costs a lock and a
 // flush decision each time, so lines are collected and written in blocks.
 
+import ClaudeStreaming
 import IncrementalJSON
 
 #if canImport(Glibc)
@@ -11,8 +12,11 @@ import Darwin
 #endif
 
 enum CLIOutput {
+    /// Writes `text` and a line feed to stderr, through ``TerminalText``
+    /// (`.lines`): error texts quote server words (an API error's type and
+    /// message, a tool name, an id), and stderr is usually a terminal.
     static func standardError(_ text: String) {
-        var line = text
+        var line = TerminalText.sanitized(text, layout: .lines)
         if !line.hasSuffix("\n") { line += "\n" }
         var bytes = Array(line.utf8)
         _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
@@ -29,10 +33,16 @@ enum CLIOutput {
 /// Collects output bytes and writes them to a file descriptor in large blocks.
 struct OutputWriter {
     let fileDescriptor: Int32
+    /// Lines of JSON bound for a terminal: ``write(bytes:)`` passes them
+    /// through ``TerminalText/sanitized(jsonLines:)`` (same values, no DEL or
+    /// C1 control left raw). Off for a pipe or a file, which get the bytes
+    /// exactly.
+    private let escapesJSONForTerminal: Bool
     private var buffer: [UInt8] = []
 
-    init(fileDescriptor: Int32) {
+    init(fileDescriptor: Int32, jsonLinesForTerminal: Bool = false) {
         self.fileDescriptor = fileDescriptor
+        escapesJSONForTerminal = jsonLinesForTerminal && isatty(fileDescriptor) == 1
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -42,7 +52,16 @@ struct OutputWriter {
     }
 
     mutating func write(bytes: some Sequence<UInt8>) {
-        buffer.append(contentsOf: bytes)
+        if escapesJSONForTerminal {
+            let start = buffer.count
+            buffer.append(contentsOf: bytes)
+            let escaped = buffer.withUnsafeBufferPointer { all in
+                TerminalText.sanitized(jsonLines: UnsafeBufferPointer(rebasing: all[start...]))
+            }
+            if let escaped { buffer.replaceSubrange(start..., with: escaped) }
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
         if buffer.count >= 1 << 16 { flush() }
     }
 

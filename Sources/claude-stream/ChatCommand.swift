@@ -4,15 +4,18 @@
 // with --vertex from CLOUDSDK_AUTH_ACCESS_TOKEN) and is never printed nor
 // given to a tool.
 //
-// Exit codes: 0 the conversation stopped normally (also at a called tool
-// without a command); 4 it stopped at --max-turns with tool calls pending;
-// 3 a response ended early (stream stopped before `message_stop`, the
-// connection dropped, a timeout; the partial message is still shown); 1 a
-// protocol error or an `error` event mid-stream; 2 the request failed before
-// the stream (HTTP error, missing key, network), with the typed error on
-// stderr; 64 bad usage; 65 an input file that is not valid; 66 one that
-// cannot be read; 73 the transcript cannot be written.
+// Exit codes (also in --help and README.md): 0 the conversation stopped
+// normally (also at a called tool without a command); 1 a protocol error or
+// an `error` event mid-stream; 2 the request failed before the stream (HTTP
+// error, missing key, network), with the typed error on stderr; 3 a
+// response ended early (stream stopped before `message_stop`, the
+// connection dropped, --timeout; the partial message is still shown); 4 it
+// stopped at --max-turns with tool calls pending or at `pause_turn`; 64 bad
+// usage or a request the library refuses; 65 an input file or transcript
+// that is not valid; 66 one that cannot be read; 73 the transcript cannot
+// be written; 128+N stopped by signal N (130 SIGINT, 143 SIGTERM).
 
+import ClaudeSession
 import ClaudeStreaming
 import ClaudeTransport
 import Foundation
@@ -26,22 +29,62 @@ import Darwin
 
 enum ChatCommand {
     static let usage = """
-        usage: claude-stream chat [PROMPT] [--request FILE] [--tools FILE] [--tool NAME=COMMAND]
-                                  [--tool-json NAME=COMMAND] [--tool-choice auto|any|none|tool:NAME]
-                                  [--max-turns N] [--transcript FILE] [--final-json] [--timeout SECONDS]
-                                  [--model ID] [--system TEXT] [--effort LEVEL] [--search] [--schema FILE]
-                                  [--base-url URL] [--max-tokens N]
-                                  [--bedrock REGION | --vertex PROJECT/REGION]
-        With no PROMPT and a terminal on stdin: an interactive chat (an empty line ends it).
-        The key comes from ANTHROPIC_API_KEY; with --bedrock REGION (Amazon Bedrock) a Bedrock API
-        key from AWS_BEARER_TOKEN_BEDROCK, with --vertex PROJECT/REGION (Google Vertex AI) an access
-        token from CLOUDSDK_AUTH_ACCESS_TOKEN (e.g. $(gcloud auth print-access-token)). There
-        --model takes the cloud's ID (us.anthropic.claude-opus-4-6-v1:0, claude-haiku-4-5@20251001)
-        or a first-party one, mapped (claude-opus-4-6 -> anthropic.claude-opus-4-6-v1:0 on Bedrock);
-        --base-url replaces the cloud's host.
+        usage: claude-stream chat [PROMPT] [options]
+        A streamed conversation with Claude; client tools run as shell commands. With no PROMPT and
+        a terminal on stdin: an interactive chat (an empty line ends it); else the prompt is stdin.
+
+        The request
+          --model ID             model (default claude-opus-5); on a cloud its ID or a first-party one, mapped
+          --system TEXT          the system prompt
+          --max-tokens N         max_tokens (default 4096; 1 to 1048576)
+          --effort LEVEL         output_config.effort: low, medium, high, xhigh or max, if the model accepts it
+          --schema FILE          structured output: the answer follows the JSON schema in FILE
+          --search               adds the web search server tool
+          --request FILE         a Messages API request body to start from (fields chat does not know are sent
+                                 as given; `messages` is the history to continue)
+          --base-url URL         another host (a proxy, a test server)
+          --bedrock REGION       Amazon Bedrock; key from AWS_BEARER_TOKEN_BEDROCK
+          --vertex PROJECT/REGION  Google Vertex AI; token from CLOUDSDK_AUTH_ACCESS_TOKEN
+                                 (e.g. $(gcloud auth print-access-token))
+        Tools
+          --tool NAME=COMMAND    a client tool run as `/bin/sh -c COMMAND`: the call's input JSON on stdin,
+                                 CLAUDE_TOOL_USE_ID and CLAUDE_TOOL_NAME in its environment (no credential);
+                                 stdout (one trailing newline dropped) is the result. It declares the tool:
+                                 its definition comes from --tools when that names it, else it takes any
+                                 JSON object. A non-zero exit sends its status and the end of its stderr
+                                 as an error result.
+          --tool-json NAME=COMMAND  the same, stdout is one JSON value: a string or an array of content
+                                 blocks is the result itself, any other value is sent as its JSON text
+          --tools FILE           a JSON array of tool definitions, as the API takes them:
+                                 [{"name":"get","description":"…","input_schema":{"type":"object",…}}, …]
+                                 (server tools such as {"type":"text_editor_20250728","name":…} too)
+          --tool-choice MODE     auto, any, none or tool:NAME (NAME must be declared)
+          --tool-timeout SECONDS a tool's process group gets SIGTERM then SIGKILL after this (default 120)
+          --tool-concurrency N   tool processes at once (default 4, at most 64); calls past it wait
+          --max-turns N          requests one prompt may make (default 10; 1 to 1000)
+        The run
+          --transcript FILE      the conversation, read at the start and saved after every complete round
+                                 (an API request body; created 0600, mode and symlinks kept)
+          --final-json           print each final message as one JSON line instead of rendering it
+          --timeout SECONDS      bound on the whole run, tools included
+
+        Exit codes
+          0    the conversation stopped normally (also at a called tool that has no command)
+          1    a protocol error or an `error` event mid-stream
+          2    the request failed before the stream (HTTP error, missing key, network)
+          3    a response ended early (stream cut, connection lost, --timeout); the partial message is shown
+          4    stopped at --max-turns with tool calls pending or at pause_turn (the answer is unfinished)
+          64   bad usage, or a request the API would refuse (checked before anything is sent)
+          65   an input file or the transcript is not valid (the transcript is then left as it is)
+          66   an input file cannot be read
+          73   the transcript cannot be written
+          130  stopped by SIGINT (143 by SIGTERM); the transcript keeps the completed rounds
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
+        // First of all: the credentials leave the process environment (and the
+        // bytes /proc shows), so no tool can find them there.
+        let environment = CredentialEnvironment.capture()
         let options: ChatOptions
         do throws(ChatUsageError) { options = try ChatOptions.parse(arguments) } catch {
             CLIOutput.standardError("chat: \(error.message)\n" + usage)
@@ -49,22 +92,20 @@ enum ChatCommand {
         }
         // A tool that exits without reading its input must not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        var conversation: ChatConversation
-        do throws(ChatFiles.Failure) { conversation = try start(options) } catch {
+        ToolReaper.becomeSubreaper()
+        let transcript: SessionTranscript
+        do throws(ChatSetupFailure) { transcript = try ChatSetup.transcript(options) } catch {
             CLIOutput.standardError("chat: \(error.message)")
             return error.status
         }
-        let baseURL: URL?
+        var baseURL: URL?
         if let base = options.baseURL {
             guard let url = URL(string: base), url.scheme != nil else {
                 CLIOutput.standardError("chat: --base-url: not a URL: \(base)")
                 return 64
             }
             baseURL = url
-        } else {
-            baseURL = nil
         }
-        let environment = ProcessInfo.processInfo.environment
         var configuration: ClientConfiguration
         if var endpoint = options.endpoint {
             // Checked before anything is sent: the name of the variable, never its value.
@@ -79,181 +120,74 @@ enum ChatCommand {
             if let baseURL { configuration.baseURL = baseURL }
         }
         configuration.retryPolicy = RetryPolicy(maxRetries: 0)
-        var run = ChatRun(options: options, configuration: configuration,
-                          deadline: options.timeout.map { ContinuousClock.now + .seconds($0) })
+        if let timeout = options.timeout { configuration.overallTimeout = timeout }
 
-        if let prompt = options.prompt {
-            return await run.exchange(&conversation, prompt: prompt)
+        let saver = TranscriptSaver(path: options.transcriptPath)
+        let session = makeSession(options, transcript: transcript, environment: environment, configuration: configuration, saver: saver)
+        if let problem = refusal(session, prompt: options.prompt) {
+            CLIOutput.standardError("chat: the request would be refused: \(problem)")
+            return 64
         }
+        if !transcript.pendingToolCalls.isEmpty, options.prompt != nil || isatty(0) == 1 {
+            CLIOutput.standardError("chat: \(transcript.pendingToolCalls.count) tool call(s) left pending in the transcript are answered as not run")
+        }
+        let run = ChatRun(options: options, session: session, saver: saver)
+
+        if let prompt = options.prompt { return await run.interruptible(prompt) }
         if isatty(0) == 1 {
             var status: Int32 = 0
-            while true {
+            while !RunInterruption.isStopped {
                 CLIOutput.standardError("> ")
                 guard let line = readLine(), !line.isEmpty else { break }
-                status = await run.exchange(&conversation, prompt: line)
+                status = await run.interruptible(line)
             }
             return status
         }
-        if conversation.messages.last?["role"]?.stringValue == "user" {
-            return await run.exchange(&conversation, prompt: nil)
+        if !transcript.pendingToolCalls.isEmpty || transcript.messages.last?.role == .user {
+            return await run.interruptible(nil)
         }
         let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         guard !input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             CLIOutput.standardError("chat: missing PROMPT (and nothing on stdin)\n" + usage)
             return 64
         }
-        return await run.exchange(&conversation, prompt: input)
+        return await run.interruptible(input)
     }
 
-    /// The conversation to continue: the transcript if it exists, else
-    /// `--request`, else empty; then the flags written over it.
-    static func start(_ options: ChatOptions) throws(ChatFiles.Failure) -> ChatConversation {
-        var body: JSONValue = .object([])
-        if let path = options.transcriptPath, let saved = try ChatFiles.json(path, "a transcript (a request body)", mustExist: false) {
-            body = saved
-        } else if let path = options.requestPath, let given = try ChatFiles.json(path, "a JSON request body") {
-            body = given
+    /// The session: the transcript, the shell tools, the loop's limits and
+    /// hooks (stop at a call of a tool without a command or after a failed
+    /// save; save after every complete round).
+    static func makeSession(_ options: ChatOptions, transcript: SessionTranscript, environment: [String: String],
+                            configuration: ClientConfiguration, saver: TranscriptSaver) -> ClaudeSession {
+        let secrets = CredentialEnvironment.scrubbed.compactMap { environment[$0] }.filter { !$0.isEmpty }
+        let settings = ShellToolSettings(
+            environment: environment,
+            limits: ToolProcessLimits(timeout: .milliseconds(Int64(options.toolTimeout * 1000))),
+            redactor: SecretRedactor(secrets: secrets))
+        let tools: [any ClientTool] = options.toolCommands.map {
+            ShellTool(name: $0.name, command: $0.command, outputIsJSON: $0.json, settings: settings)
         }
-        guard body.objectValue != nil else { throw ChatFiles.Failure(message: "the request body is not a JSON object", status: 65) }
-        var conversation = ChatConversation(body: body)
-        if let model = options.model { conversation["model"] = .string(model) }
-        if conversation["model"] == nil { conversation["model"] = .string(ClaudeModel.opus5.id) }
-        if let endpoint = options.endpoint, let model = conversation["model"]?.stringValue {
-            conversation["model"] = .string(endpoint.modelID(for: model))
-        }
-        if let maxTokens = options.maxTokens { conversation["max_tokens"] = .number(JSONNumber(maxTokens)) }
-        if conversation["max_tokens"] == nil { conversation["max_tokens"] = .number(JSONNumber(4096)) }
-        if let system = options.system { conversation["system"] = .string(system) }
-        if let path = options.toolsPath {
-            guard let tools = try ChatFiles.json(path, "a JSON array of tool definitions"), tools.arrayValue != nil else {
-                throw ChatFiles.Failure(message: "\(path) is not a JSON array of tool definitions", status: 65)
-            }
-            conversation["tools"] = tools
-        }
-        if options.search {
-            var tools = Array(conversation["tools"]?.arrayValue ?? JSONArray())
-            if !tools.contains(where: { $0["name"]?.stringValue == "web_search" }) {
-                tools.append(.object([("type", .string("web_search_20250305")), ("name", .string("web_search"))]))
-            }
-            conversation["tools"] = .array(tools)
-        }
-        if let choice = options.toolChoice { conversation["tool_choice"] = choice.json }
-        var outputConfig = conversation["output_config"] ?? .object([])
-        if let effort = options.effort { outputConfig = outputConfig._replacingFields([("effort", .string(effort))]) }
-        if let path = options.schemaPath, let schema = try ChatFiles.json(path, "a JSON schema") {
-            outputConfig = outputConfig._replacingFields([("format", .object([("type", .string("json_schema")), ("schema", schema)]))])
-        }
-        if outputConfig.objectValue?.isEmpty == false { conversation["output_config"] = outputConfig }
-        return conversation
-    }
-}
-
-/// One run of the loop: requests, tools, output, the transcript file.
-struct ChatRun {
-    let options: ChatOptions
-    let configuration: ClientConfiguration
-    let deadline: ContinuousClock.Instant?
-
-    /// Sends `prompt` (nil: the conversation as it is) and runs the loop.
-    mutating func exchange(_ conversation: inout ChatConversation, prompt: String?) async -> Int32 {
-        // The state after the last complete step: what the transcript keeps if a request fails.
-        var committed = conversation
-        defer { save(committed) }
-        var user: [JSONValue] = conversation.unansweredToolCalls.map(answer)
-        if let prompt { user.append(.object([("type", .string("text")), ("text", .string(prompt))])) }
-        conversation.appendUser(user)
-        if prompt == nil, !user.isEmpty { committed = conversation }
-
-        var requests = 0
-        while true {
-            requests += 1
-            let outcome = await send(conversation)
-            guard case .success(let message) = outcome else {
-                if case .failure(let status) = outcome { return status }
-                return 3
-            }
-            conversation.appendResponse(message)
-            committed = conversation
-            switch message.stopReason {
-            case "tool_use":
-                let calls = message.content.compactMap { block -> ToolUseBlock? in
-                    if case .toolUse(let call) = block, call.kind == .toolUse { return call }
-                    return nil
-                }
-                guard !calls.isEmpty, calls.allSatisfy({ options.toolCommands[$0.name] != nil }) else { return 0 }
-                if requests >= options.maxTurns {
-                    CLIOutput.standardError("chat: stopped after \(requests) requests (--max-turns) with \(calls.count) tool call(s) pending")
-                    return 4
-                }
-                conversation.appendUser(calls.map { call in
-                    let tool = options.toolCommands[call.name]
-                    return ChatTools.run(call, command: tool?.command ?? "", json: tool?.json ?? false)
-                })
-                committed = conversation
-            case "pause_turn":
-                if requests >= options.maxTurns {
-                    CLIOutput.standardError("chat: stopped after \(requests) requests (--max-turns) at pause_turn")
-                    return 0
-                }
-            default:
-                return 0
-            }
-        }
+        let sessionConfiguration = SessionConfiguration(
+            maxTurns: options.maxTurns, pendingCalls: .answerAsNotRun, maxConcurrentTools: options.toolConcurrency,
+            onToolCalls: { round in
+                if saver.status != nil { return .stop }
+                return round.calls.allSatisfy { options.toolCommand($0.name) != nil } ? .run : .stop
+            },
+            onRoundCompleted: { round in saver.save(round.transcript) })
+        return ClaudeSession(transcript: transcript, tools: tools, configuration: sessionConfiguration,
+                             transport: MessagesClient(configuration: configuration))
     }
 
-    /// The result for a call left unanswered by an earlier run.
-    func answer(_ call: JSONValue) -> JSONValue {
-        let id = call["id"]?.stringValue ?? ""
-        let name = call["name"]?.stringValue ?? ""
-        guard let tool = options.toolCommands[name] else { return ChatTools.notRun(id, name: name) }
-        return ChatTools.run(id: id, name: name, input: call["input"] ?? .object([]), inputError: nil, command: tool.command, json: tool.json)
-    }
-
-    enum Outcome {
-        case success(MessageSnapshot)
-        case failure(Int32)
-    }
-
-    /// Streams one request, rendering it; the final message or the exit status.
-    func send(_ conversation: ChatConversation) async -> Outcome {
-        var configuration = self.configuration
-        if let deadline {
-            let left = deadline - ContinuousClock.now
-            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-            guard seconds > 0 else {
-                CLIOutput.standardError("chat: --timeout \(options.timeout ?? 0) s reached")
-                return .failure(3)
-            }
-            configuration.overallTimeout = seconds
+    /// Why the library would refuse the next request, checked before any
+    /// traffic (effort, model capabilities, tool_choice, tool pairing).
+    static func refusal(_ session: ClaudeSession, prompt: String?) -> RequestError? {
+        let request: MessageRequest
+        do throws(SessionError) { request = try session.nextRequest(prompt: [.text(prompt ?? "…")]) } catch {
+            if case .invalidRequest(let problem) = error.kind { return problem }
+            return nil
         }
-        let client = MessagesClient(configuration: configuration)
-        var renderer = SnapshotRenderer(isTerminal: isatty(1) == 1)
-        var last: MessageSnapshot?
-        do throws(TransportError) {
-            for try await snapshot in try client.stream(encoded: EncodedRequest(rawBody: conversation.body)) {
-                last = snapshot
-                if !options.finalJSON { renderer.render(snapshot) }
-            }
-            guard let last else {
-                CLIOutput.standardError("chat: the stream ended without a message")
-                return .failure(3)
-            }
-            if options.finalJSON { CLIOutput.standardOutput(last.messageJSON().compactJSON) } else { renderer.finish(last) }
-            return .success(last)
-        } catch {
-            if let partial = error.snapshot ?? last {
-                if options.finalJSON { CLIOutput.standardOutput(partial.messageJSON().compactJSON) } else { renderer.finish(partial, note: "incomplete") }
-            }
-            CLIOutput.standardError("chat: \(error)")
-            return .failure(ChatCommand.exitStatus(for: error))
-        }
-    }
-
-    func save(_ conversation: ChatConversation) {
-        guard let path = options.transcriptPath else { return }
-        do throws(ChatFiles.Failure) { try ChatFiles.write(conversation.fileBytes, to: path) } catch {
-            CLIOutput.standardError("chat: \(error.message)")
-        }
+        do throws(RequestError) { _ = try RequestEncoder.encode(request) } catch { return error }
+        return nil
     }
 }
 

@@ -10,7 +10,7 @@ struct ChatUsageError: Error {
     init(_ message: String) { self.message = message }
 }
 
-struct ChatOptions {
+struct ChatOptions: Sendable {
     var prompt: String?
     var model: String?
     var system: String?
@@ -22,8 +22,12 @@ struct ChatOptions {
     var finalJSON = false
     var requestPath: String?
     var toolsPath: String?
-    /// NAME → (COMMAND, stdout is JSON).
-    var toolCommands: [String: (command: String, json: Bool)] = [:]
+    /// `--tool` and `--tool-json`, in the order given.
+    var toolCommands: [ToolCommand] = []
+    /// `--tool-timeout`: seconds from a tool's start to SIGTERM of its group.
+    var toolTimeout = ShellToolSettings.defaultTimeout
+    /// `--tool-concurrency`: tool processes at once.
+    var toolConcurrency = ShellToolSettings.defaultConcurrency
     var toolChoice: ToolChoice?
     var maxTurns = 10
     var transcriptPath: String?
@@ -32,7 +36,18 @@ struct ChatOptions {
     /// `--bedrock REGION` / `--vertex PROJECT/REGION`; nil is the Anthropic API.
     var endpoint: ClaudeEndpoint?
 
+    struct ToolCommand: Sendable {
+        var name: String
+        var command: String
+        /// `--tool-json`: stdout is a JSON value.
+        var json: Bool
+    }
+
+    /// The command of the tool called `name`, if one was given.
+    func toolCommand(_ name: String) -> ToolCommand? { toolCommands.first { $0.name == name } }
+
     static let maxTurnsLimit = 1000
+    static let toolConcurrencyLimit = 64
     static let maxTokensLimit = 1 << 20
     /// One week: past that a timeout is a mistake, not a limit.
     static let timeoutLimit = 604_800.0
@@ -61,6 +76,8 @@ struct ChatOptions {
             case "--max-tokens": options.maxTokens = try integer(argument, try value(argument), limit: maxTokensLimit)
             case "--max-turns": options.maxTurns = try integer(argument, try value(argument), limit: maxTurnsLimit)
             case "--timeout": options.timeout = try seconds(argument, try value(argument))
+            case "--tool-timeout": options.toolTimeout = try seconds(argument, try value(argument))
+            case "--tool-concurrency": options.toolConcurrency = try integer(argument, try value(argument), limit: toolConcurrencyLimit)
             case "--bedrock", "--vertex":
                 guard options.endpoint == nil else { throw ChatUsageError("give one of --bedrock and --vertex, once") }
                 let text = try value(argument)
@@ -81,8 +98,8 @@ struct ChatOptions {
                 let name = String(spec[..<equals])
                 let command = String(spec[spec.index(after: equals)...])
                 guard !command.isEmpty else { throw ChatUsageError("\(argument) \(name): the command is empty") }
-                guard options.toolCommands[name] == nil else { throw ChatUsageError("\(argument): tool '\(name)' given twice") }
-                options.toolCommands[name] = (command, argument == "--tool-json")
+                guard options.toolCommand(name) == nil else { throw ChatUsageError("\(argument): tool '\(name)' given twice") }
+                options.toolCommands.append(ToolCommand(name: name, command: command, json: argument == "--tool-json"))
             case "--tool-choice":
                 let text = try value(argument)
                 guard let choice = ToolChoice(parsing: text) else {

@@ -52,7 +52,7 @@ enum EventsCommand {
         var parser = SSEParser(limits: options.limits)
         // Set when the framing turns out to be Bedrock's.
         var eventStream: (parser: AWSEventStreamParser, lines: EventStreamLines)?
-        var writer = OutputWriter(fileDescriptor: 1)
+        var writer = OutputWriter(fileDescriptor: 1, jsonLinesForTerminal: true)
         var line: [UInt8] = []
         var events = 0
         var failure: EventsFailure?

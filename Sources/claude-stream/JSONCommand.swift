@@ -37,7 +37,7 @@ enum JSONCommand {
         guard case .success(let (options, opened)) = started else { return started.exitStatus }
         var input = opened
         var parser = IncrementalJSONParser(options: options.parser)
-        var writer = OutputWriter(fileDescriptor: 1)
+        var writer = OutputWriter(fileDescriptor: 1, jsonLinesForTerminal: true)
         var failure: JSONParseError?
         // --prefixes: the line of the latest prefix waits until the next
         // byte shows it was not the last one (the last line is `finish()`'s).

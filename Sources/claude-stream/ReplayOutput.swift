@@ -58,7 +58,7 @@ struct LiveReplay {
         if snapshot.messageIndex != headerIndex {
             if headerIndex >= 0 { renderer.out.write("\n") }
             headerIndex = snapshot.messageIndex
-            renderer.out.write("[\(snapshot.id) · \(snapshot.requestedModel)]\n")
+            renderer.out.write("[" + TerminalText.sanitized("\(snapshot.id) · \(snapshot.requestedModel)") + "]\n")
         }
         renderer.render(snapshot)
         lastIndex = snapshot.messageIndex

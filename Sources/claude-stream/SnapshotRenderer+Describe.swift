@@ -1,6 +1,9 @@
 // The one-line texts the renderer draws for calls, results and stop details.
-// Everything a server sent is made one line (control characters become
-// spaces) so it cannot move the cursor or break a redraw.
+// Long server texts (queries, code, titles) are cut to their first line
+// here, and every piece passes ``TerminalText`` (`.singleLine`) through
+// `firstLine`; the renderer sanitizes each whole line once more before
+// writing it (see SnapshotRenderer), so a field that reaches a line without
+// `firstLine` (a tool name, a block type, an id) is escaped all the same.
 
 import ClaudeStreaming
 import IncrementalJSON
@@ -62,12 +65,11 @@ extension SnapshotRenderer {
         firstLine(value.compactJSON, limit: limit)
     }
 
-    /// The first line of `text`, cut to `limit` characters, control characters as spaces.
+    /// The first line of `text`, cut to `limit` characters, control characters escaped.
     static func firstLine(_ text: String, limit: Int = 200) -> String {
         let line = text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
         let cut = line.prefix(limit)
-        let scalars = cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }
-        return String(String.UnicodeScalarView(scalars)) + (cut.endIndex < line.endIndex ? "…" : "")
+        return TerminalText.sanitized(cut) + (cut.endIndex < line.endIndex ? "…" : "")
     }
 
     /// Up to `count` lines joined by ` ⏎ `.

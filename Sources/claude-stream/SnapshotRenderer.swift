@@ -15,6 +15,14 @@
 // redrawn in place as its input streams, cut to the terminal's width so it
 // never wraps (a wrapped line cannot be redrawn); thinking and notes are
 // dimmed. Plain output (a pipe, a file) has no escape codes and no redraws.
+//
+// Every byte from outside passes ``TerminalText`` before it is written,
+// terminal or not (a file is read on a terminal later): model text as
+// `.lines`, every other field (names, URLs, titles, ids, types, the stop
+// reason) as `.singleLine`, which ``line(_:at:dimmed:note:)``, the activity
+// lines and ``finish(_:note:)`` apply to the whole text they are given. The
+// renderer's own styling (dim, reset, `\r` + erase line) is added after,
+// so it is the only control sequence in the output.
 
 import ClaudeStreaming
 import IncrementalJSON
@@ -95,9 +103,9 @@ struct SnapshotRenderer {
         if let note { parts.append(note) }
         if !sources.lines.isEmpty {
             write("\nSources:\n")
-            for (offset, line) in sources.lines.enumerated() { write("[\(offset + 1)] \(line)\n") }
+            for (offset, line) in sources.lines.enumerated() { write("[\(offset + 1)] \(TerminalText.sanitized(line))\n") }
         }
-        write(dim("\n── " + parts.joined(separator: " · ")) + "\n")
+        write(dim("\n── " + TerminalText.sanitized(parts.joined(separator: " · "))) + "\n")
         out.flush()
     }
 
@@ -139,25 +147,25 @@ struct SnapshotRenderer {
                 line("  " + Self.describe(result), at: index)
             } else {
                 // The call was in an earlier response (or never seen).
-                line("  " + Self.describe(result) + dim(" (result of \(result.toolUseID))"), at: index)
+                line("  " + Self.describe(result), at: index, note: " (result of \(result.toolUseID))")
             }
         case .fallback(let fallback):
-            line(dim("↪ \(fallback.fromModel ?? "a model") declined; \(fallback.toModel ?? "another model") continued"
-                + (fallback.trigger.map { " (\(Self.short($0)))" } ?? "")), at: index)
+            line("↪ \(fallback.fromModel ?? "a model") declined; \(fallback.toModel ?? "another model") continued"
+                + (fallback.trigger.map { " (\(Self.short($0)))" } ?? ""), at: index, dimmed: true)
         case .redactedThinking:
             guard block.isComplete else { return false }
-            line(dim("[redacted thinking]"), at: index)
+            line("[redacted thinking]", at: index, dimmed: true)
         case .containerUpload(let upload):
             guard block.isComplete else { return false }
-            line(dim("[container upload \(upload.start["file_id"]?.stringValue ?? "?")]"), at: index)
+            line("[container upload \(upload.start["file_id"]?.stringValue ?? "?")]", at: index, dimmed: true)
         case .compaction(let compaction):
             guard compaction.isComplete else { return false }
             let summary = compaction.content.map { ": " + Self.firstLine($0, limit: 120) } ?? ""
-            line(dim("[compaction\(summary)]"), at: index)
+            line("[compaction\(summary)]", at: index, dimmed: true)
         default:
             // Unknown types, and any type added without a line here.
             guard block.isComplete else { return false }
-            line(dim("[\(block.type) block]"), at: index)
+            line("[\(block.type) block]", at: index, dimmed: true)
         }
         return true
     }
@@ -175,16 +183,13 @@ struct SnapshotRenderer {
         if count > done {
             let dimmed = prefix != nil && isTerminal
             if dimmed { write("\u{1B}[2m") }
-            let terminal = isTerminal
             text.utf8.withUnsafeBufferPointer { bytes in
                 let new = UnsafeBufferPointer(rebasing: bytes[done..<bytes.count])
-                // On a terminal, control characters in the model's text (an
-                // escape sequence, a carriage return) would move the cursor
-                // or restyle the screen: each is drawn as `�` instead.
-                if terminal && new.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F }) {
-                    out.write(bytes: new.lazy.flatMap { byte -> [UInt8] in
-                        (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F ? [0xEF, 0xBF, 0xBD] : [byte]
-                    })
+                // Control characters in the model's text (an escape
+                // sequence, a carriage return, a C1 CSI) would move the
+                // cursor or restyle the screen: they are drawn escaped.
+                if let escaped = TerminalText.sanitized(utf8: new, layout: .lines) {
+                    out.write(bytes: escaped)
                 } else {
                     out.write(bytes: new)
                 }
@@ -203,14 +208,15 @@ struct SnapshotRenderer {
     /// the input so far, marked, so a truncated stream still shows it.
     private mutating func drawUnfinished(_ block: ContentBlock, at index: Int) {
         guard case .toolUse(let call) = block else { return }
-        let text = call.kind == .serverToolUse ? "⚙ " + Self.describeServerCall(call) : Self.describeClientCall(call)
+        let text = TerminalText.sanitized(
+            call.kind == .serverToolUse ? "⚙ " + Self.describeServerCall(call) : Self.describeClientCall(call))
         // The mark takes 19 columns; the call is cut to leave room for it.
         let shown = DisplayWidth.fit(text, columns: columns - 19).text + dim(" (input incomplete)")
         if activityLines[index] != nil, cursor == .inBlock(index) {
             write("\r\u{1B}[K" + shown + "\n")
             cursor = .lineStart
         } else {
-            line(shown, at: index)
+            line(DisplayWidth.fit(text, columns: columns - 19).text, at: index, note: " (input incomplete)")
         }
         activityLines[index] = nil
     }
@@ -219,7 +225,7 @@ struct SnapshotRenderer {
     /// terminal), final when complete; then it waits for its result.
     private mutating func drawServerCall(_ call: ToolUseBlock, at index: Int) -> Bool {
         if call.isComplete {
-            let text = "⚙ " + Self.describeServerCall(call)
+            let text = TerminalText.sanitized("⚙ " + Self.describeServerCall(call))
             if activityLines[index] != nil, cursor == .inBlock(index) {
                 write("\r\u{1B}[K" + DisplayWidth.fit(text, columns: columns).text + "\n")
                 cursor = .lineStart
@@ -232,7 +238,7 @@ struct SnapshotRenderer {
         }
         guard isTerminal else { return false }
         if let drawn = activityLines[index], drawn.hasSuffix("…") { return false }  // cut: later input is off screen
-        let text = DisplayWidth.fit("⚙ " + Self.describeServerCall(call), columns: columns).text
+        let text = DisplayWidth.fit(TerminalText.sanitized("⚙ " + Self.describeServerCall(call)), columns: columns).text
         guard text != activityLines[index] else { return false }
         if cursor == .inBlock(index) {
             write("\r\u{1B}[K")
@@ -245,10 +251,12 @@ struct SnapshotRenderer {
         return false
     }
 
-    /// A whole line for the block at `index`.
-    private mutating func line(_ text: String, at index: Int) {
+    /// A whole line for the block at `index`: `text` (dimmed or not) and a
+    /// dimmed `note`, both made one safe line first.
+    private mutating func line(_ text: String, at index: Int, dimmed: Bool = false, note: String? = nil) {
         endLine()
-        write(text + "\n")
+        let shown = TerminalText.sanitized(text)
+        write((dimmed ? dim(shown) : shown) + (note.map { dim(TerminalText.sanitized($0)) } ?? "") + "\n")
         cursor = .lineStart
     }
 

@@ -1,5 +1,6 @@
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -14,7 +15,7 @@ import Testing
 // (`replay_notes`), the assistant turn must instead be the response itself,
 // verbatim.
 
-private let conversations = SessionTestPaths.sharedCorpus.appendingPathComponent("conversations")
+private let conversations = TestPaths.sharedCorpus.appendingPathComponent("conversations")
 
 private struct Interaction: Sendable, CustomTestStringConvertible {
     var folder: String
@@ -93,13 +94,13 @@ struct CorpusConversationTests {
         #expect(recorded[before.count]["role"]?.stringValue == "assistant")
 
         // State after the earlier response: its request's turns, then the response as the transcript keeps it.
-        var transcript = SessionTranscript()
-        transcript.entries.append(.response(ResponseEntry(try response(interaction.folder, interaction.replays))))
+        var transcript = SessionTranscript(setup: MessageRequest(model: ClaudeModel(id: "corpus", capabilities: .all), messages: []))
+        transcript.appendResponse(ResponseEntry(try response(interaction.folder, interaction.replays)))
         // The recorded user and tool content that follows.
         for message in recorded.dropFirst(before.count + 1) {
             let content = message["content"] ?? .array([])
             if message["role"]?.stringValue == "user" {
-                transcript.entries.append(.prompt([.verbatimBlocks(content)]))
+                transcript.appendPrompt([.verbatimBlocks(content)])
             } else {
                 Issue.record("an assistant turn the test cannot supply follows the replayed response")
             }

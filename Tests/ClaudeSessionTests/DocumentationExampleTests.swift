@@ -4,6 +4,7 @@
 
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Synchronization
 import Testing
@@ -48,9 +49,9 @@ private final class ScriptedTransport: MessageStreaming {
         #expect(answer.text == "22 C and sunny.")
         #expect(answer.requests == 2)
         let entries = session.transcript.entries
-        try #require(entries.count == 5)
-        guard case .prompt = entries[0], case .response = entries[1], case .toolCall(let call) = entries[2],
-              case .toolOutput(let output) = entries[3], case .response = entries[4]
+        try #require(entries.count == 4)
+        guard case .prompt = entries[0], case .response(let first) = entries[1], let call = first.toolCalls.first,
+              case .toolOutput(let output) = entries[2], case .response = entries[3]
         else {
             Issue.record("entries out of order: \(entries)")
             return

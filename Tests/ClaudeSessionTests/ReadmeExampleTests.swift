@@ -4,10 +4,12 @@
 // a network are type-checked, not called; the offline parts run.
 
 import ClaudeSession
+import ClaudeTestSupport
 import ClaudeStreaming
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
+import Synchronization
 import Testing
 
 /// The README's example tool, which the catalog's worked example
@@ -16,7 +18,6 @@ struct Weather: ClientTool {
     struct Arguments: Decodable, Sendable { var city: String }
     var name: String { "weather" }
     var description: String { "Current weather for a city" }
-    var inputSchema: JSONValue { JSONSchema.object([.init("city", .string())]).jsonValue }
     func call(_ arguments: Arguments) async throws -> ToolOutput { .text("22 C in \(arguments.city)") }
 }
 
@@ -44,12 +45,37 @@ private func readmeTransportExample(key: String, schema: JSONSchema, weatherSche
     for try await part in try client.stream(request, generating: ReadmeParty.Partial.self) { _ = part.partial }
     _ = try await client.countTokens(request)
 
-    let session = ClaudeSession(model: .opus5, system: "Be brief.", tools: [Weather()],
-                                configuration: SessionConfiguration(maxTurns: 10), transport: client)
-    _ = try await session.respond(to: "Weather in Paris?")
-    for try await step in session.streamResponse(to: "And Rome?") { _ = step.message }
-    _ = try await session.respond(to: "Three characters", generating: ReadmeParty.self)
-    _ = try JSONEncoder().encode(session.transcript)
+    _ = try await readmeSessionExample(client: client, bytes: [])
+}
+
+/// The README's session example, line for line, over any transport; it
+/// returns what it saved after each round.
+private func readmeSessionExample(client: any MessageStreaming, bytes: [UInt8]) async throws -> (saved: [[UInt8]], resumed: ClaudeSession) {
+    let saved = SavedFiles()
+    @Sendable func save(_ bytes: [UInt8]) { saved.files.withLock { $0.append(bytes) } }
+    func print(_ text: String, terminator: String) { saved.text.withLock { $0 += text } }
+
+    let setup = MessageRequest(model: .opus5, messages: [], systemBlocks: [SystemBlock("Be brief.", cacheControl: .ephemeral)])
+    let session = ClaudeSession(setup: setup, tools: [Weather()], configuration: SessionConfiguration(
+        maxTurns: 10,
+        onToolCalls: { round in round.calls.contains { $0.name == "weather" } ? .run : .stop },
+        onRoundCompleted: { round in try? save(round.transcript.jsonBytes()) }),    // after every complete round
+        transport: client)
+    let answer = try await session.respond(to: "Weather in Paris?")              // runs the tool loop
+    for try await text in session.streamResponse(to: "And Rome?").textDeltas { print(text, terminator: "") }
+    let party = try await session.respond(to: "Three characters", generating: ReadmeParty.self)
+    let tokens = try await session.countTokens(prompt: [.text("And Oslo?")])
+    let resumed = ClaudeSession(transcript: try SessionTranscript(jsonBytes: bytes), tools: [Weather()], transport: client)
+    #expect(answer.text == "22 C.")
+    #expect(saved.text.withLock { $0 } == "Rome too.")
+    #expect(party.names == ["Ann"])
+    #expect(tokens.inputTokens > 0)
+    return (saved.files.withLock { $0 }, resumed)
+}
+
+private final class SavedFiles: Sendable {
+    let files = Mutex<[[UInt8]]>([])
+    let text = Mutex("")
 }
 
 struct ReadmeExampleTests {
@@ -63,6 +89,25 @@ struct ReadmeExampleTests {
         _ = accumulator
         let firstBytes = Array("event: ping\n\n".utf8)
         #expect(firstBytes.withUnsafeBytes { EventFraming.detect($0) } == .serverSentEvents)
+    }
+
+    @Test func theSessionExampleRunsAsWritten() async throws {
+        let answers: [FakeAnswer] = [
+            .stream(StreamScript().toolUse("toolu_1", "weather", #"{"city":"Paris"}"#).end("tool_use")),
+            .stream(StreamScript().text("22 C.").end("end_turn")),
+            .stream(StreamScript().text("Rome ", "too.").end("end_turn")),
+            .stream(StreamScript().text(#"{"names":["Ann"]}"#).end("end_turn")),
+        ]
+        // The resumed session reads what the first one saved after its last round.
+        let empty = Array(#"{"model":"claude-opus-5","messages":[]}"#.utf8)
+        let first = try await readmeSessionExample(client: FakeTransport(answers), bytes: empty)
+        #expect(first.saved.count == 4)  // the tool round, then three final answers
+        #expect(first.resumed.transcript.entries.isEmpty)
+        let last = try #require(first.saved.last)
+        let again = try await readmeSessionExample(client: FakeTransport(answers), bytes: last)
+        #expect(again.saved == first.saved)
+        #expect(again.resumed.transcript.responses.count == 4)
+        #expect(again.resumed.setup.systemBlocks.first?.cacheControl == .ephemeral)
     }
 
     @Test func theExampleToolRunsAsWritten() async throws {

@@ -1,5 +1,6 @@
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -26,12 +27,12 @@ struct Party: StructuredResponse {
     }
 }
 
-private let recording = SessionTestPaths.sharedCorpus.appendingPathComponent("anthropic-sse/vercel-ai__anthropic-json-output-format.1.sse")
+private let recording = TestPaths.sharedCorpus.appendingPathComponent("anthropic-sse/vercel-ai__anthropic-json-output-format.1.sse")
 
-@Suite(.enabled(if: SessionTestPaths.canServe && FileManager.default.fileExists(atPath: recording.path), "needs python3 and the shared corpus"))
+@Suite(.enabled(if: TestPaths.serverAvailable && FileManager.default.fileExists(atPath: recording.path), "needs python3 and the shared corpus"))
 struct StructuredSessionTests {
     @Test func partialValuesAtEverySnapshotThenTheCompleteType() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             try await server.script("typed", [.file(recording.path, pieces: 23), .file(recording.path)])
             let session = ClaudeSession(model: .opus5, transport: server.client("typed"))
             var snapshots = 0
@@ -86,7 +87,7 @@ struct StructuredSessionTests {
     }
 
     @Test func clientStreamGeneratingAPartialType() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             try await server.script("client-typed", [.file(recording.path, pieces: 101)])
             let request = MessageRequest(model: .opus5, messages: [.user("Three characters")], outputSchema: Party.outputSchema)
             var last: StructuredSnapshot<Party.Partial>?
@@ -106,7 +107,7 @@ struct StructuredSessionTests {
             var heroes: [String]
             static var outputSchema: JSONValue { .object([("type", .string("object"))]) }
         }
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             try await server.script("wrong", [.file(recording.path)])
             let session = ClaudeSession(model: .opus5, transport: server.client("wrong"))
             do throws(SessionError) {

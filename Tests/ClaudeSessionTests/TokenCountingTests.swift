@@ -1,4 +1,5 @@
 import ClaudeSession
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -7,17 +8,17 @@ import Testing
 // count_tokens for the request a session would send next: the counting
 // body (no stream, no max_tokens), the answer, and a typed HTTP failure.
 
-@Suite(.enabled(if: SessionTestPaths.canServe, "needs python3"))
+@Suite(.enabled(if: TestPaths.serverAvailable, "needs python3"))
 struct TokenCountingTests {
     @Test func countsTheNextRequest() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             try await server.script("count", [
-                Answer(json: ["body": #"{"input_tokens":1234}"#, "content_type": "application/json"]),
+                ScriptedAnswer(json: ["body": #"{"input_tokens":1234}"#, "content_type": "application/json"]),
                 .status(400, #"{"type":"error","error":{"type":"invalid_request_error","message":"bad tool"}}"#),
             ])
             let client = server.client("count")
             let session = ClaudeSession(model: .opus5, system: "Be brief.", tools: [AddTool()], transport: client)
-            let request = session.nextRequest(prompt: [.text("How long is this?")])
+            let request = try session.nextRequest(prompt: [.text("How long is this?")])
             let count = try await client.countTokens(request)
             #expect(count.inputTokens == 1234)
             let recorded = try await server.recorded("count")

@@ -1,5 +1,6 @@
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -22,19 +23,19 @@ private let opaqueResponse = StreamScript(id: "msg_opaque")
     .toolUse("toolu_1", "add", #"{"a":1,"b":2}"#, extra: #","caller":{"type":"code_execution_20250825","tool_id":"srvtoolu_9"}"#)
     .end("tool_use")
 
-@Suite(.enabled(if: SessionTestPaths.canServe, "needs python3"))
+@Suite(.enabled(if: TestPaths.serverAvailable, "needs python3"))
 struct TranscriptTests {
     @Test func savedAndRestoredSessionSendsOpaqueFieldsByteForByte() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let done = StreamScript().text("3").end("end_turn")
             try await server.script("save", [.stream(opaqueResponse, pieces: 5), .stream(done), .stream(done)])
             let session = ClaudeSession(model: .opus5, tools: [AddTool()], transport: server.client("save"))
             _ = try await session.respond(to: "Add 1 and 2")
 
-            let saved = try JSONEncoder().encode(session.transcript)
-            let restored = try JSONDecoder().decode(SessionTranscript.self, from: saved)
+            let saved = try session.transcript.jsonBytes()
+            let restored = try SessionTranscript(jsonBytes: saved)
             #expect(restored == session.transcript)
-            let again = ClaudeSession(model: .opus5, tools: [AddTool()], transport: server.client("save"), transcript: restored)
+            let again = ClaudeSession(transcript: restored, tools: [AddTool()], transport: server.client("save"))
             _ = try await again.respond(to: "Thanks")
 
             let recorded = try await server.recorded("save")
@@ -55,7 +56,7 @@ struct TranscriptTests {
     }
 
     @Test func responseEntryShowsSegmentsInContentOrder() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let done = StreamScript().text("3").end("end_turn")
             try await server.script("segments", [.stream(opaqueResponse), .stream(done)])
             let session = ClaudeSession(model: .opus5, tools: [AddTool()], transport: server.client("segments"))
@@ -79,7 +80,7 @@ struct TranscriptTests {
     }
 
     @Test func ledgerPairsAResultFromALaterResponse() async throws {
-        try await withScriptServer { server in
+        try await withLoopbackServer { server in
             let call = StreamScript()
                 .block(#"{"type":"server_tool_use","id":"srvtoolu_late","name":"web_fetch","input":{"url":"https://example.com"}}"#)
                 .toolUse("toolu_1", "add", #"{"a":1,"b":2}"#)

@@ -5,6 +5,7 @@
 
 import AWSEventStream
 @testable import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 import FuzzProperties
 import Testing

@@ -2,6 +2,7 @@
 // the async adapter.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import IncrementalJSON
 import Testing
 

@@ -2,6 +2,7 @@
 // catalog cannot drift from the code.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import Testing
 
 @Suite struct DocumentationExampleTests {

@@ -3,6 +3,7 @@
 // exactly the documented prefix.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import IncrementalJSON
 import Testing
 

@@ -3,6 +3,7 @@
 // debug build; with the old code the larger size took 16x the smaller one.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import FuzzProperties
 import IncrementalJSON
 import Testing

@@ -3,6 +3,7 @@
 // counts the blocks that arrive already filled in `message_start`.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import IncrementalJSON
 import Testing
 

@@ -4,6 +4,7 @@
 // anew. So every event that arrived before a failure is in the snapshot.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import ServerSentEvents
 import Testing
 

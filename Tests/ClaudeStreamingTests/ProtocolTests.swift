@@ -2,6 +2,7 @@
 // what is a violation (with its event number and offset), what is kept.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import IncrementalJSON
 import Testing
 

@@ -5,6 +5,7 @@
 // Robustness section states the default bounds.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import IncrementalJSON
 import ServerSentEvents
 import Testing

@@ -2,6 +2,7 @@
 // that they replay to exact API JSON and survive a Codable round trip.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 @testable import IncrementalJSON
 import Testing

@@ -2,6 +2,7 @@
 // error messages of `replay`, `events` and `json`, run as a real process.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -41,6 +42,35 @@ struct CLI {
         try Data(bytes).write(to: url)
         return url.path
     }
+}
+
+extension ChildProcess {
+    /// Starts the built `claude-stream` with `arguments`.
+    convenience init(_ arguments: [String], stdout: Output = .pipe, measuringPeak: Bool = false) throws {
+        guard let binary = CLI.executable else { throw CocoaError(.fileNoSuchFile) }
+        try self.init(executable: binary.path, arguments, stdout: stdout, measuringPeak: measuringPeak)
+    }
+
+    /// Runs the built `claude-stream` to the end, `input` written from a background thread.
+    static func run(
+        _ arguments: [String], stdout: Output = .pipe, measuringPeak: Bool = false,
+        input: @escaping @Sendable (ChildProcess) -> Void
+    ) throws -> Result {
+        guard let binary = CLI.executable else { throw CocoaError(.fileNoSuchFile) }
+        return try run(executable: binary.path, arguments, stdout: stdout, measuringPeak: measuringPeak, input: input)
+    }
+}
+
+/// The events of the command-line tests' streams, framed; each stream shows
+/// one case the recordings do not have.
+typealias Fixtures = StreamFixture.Framed
+
+extension StreamFixture.Framed {
+    /// `{"path":"notes.txt","recursive":false,"dry_run":trUE}`: invalid at byte 50.
+    static let invalidToolInput = messageStart()
+        + start(0, #"{"type":"tool_use","id":"toolu_bad","name":"list_files","input":{}}"#)
+        + input(0, #"{\"path\":\"notes.txt\",\"recursive\":false,\"dry_run\":trUE}"#)
+        + stop(0) + end("tool_use")
 }
 
 @Suite(.enabled(if: CLI.executable != nil, "claude-stream is not built beside the tests"))

@@ -6,6 +6,7 @@
 // a corrupt or cut frame exits 1 naming its offset.
 
 import AWSEventStream
+import ClaudeTestSupport
 import Foundation
 import Testing
 

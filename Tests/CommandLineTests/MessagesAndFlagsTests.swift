@@ -4,6 +4,7 @@
 // change `--chunks 1,9223372036854775807` and `--speed 0.000001` trapped).
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 import Testing
 

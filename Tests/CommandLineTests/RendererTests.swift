@@ -4,6 +4,7 @@
 // number of blocks and of server-tool calls.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 import Testing
 

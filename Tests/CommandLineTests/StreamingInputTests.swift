@@ -4,6 +4,7 @@
 // through a real pipe, fed by the test.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 import Testing
 

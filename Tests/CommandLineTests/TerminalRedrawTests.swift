@@ -5,6 +5,7 @@
 // erase-line then leaves its first rows behind on every redraw. Skipped when
 // tmux is not installed.
 
+import ClaudeTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -117,6 +118,6 @@ struct TerminalRedrawTests {
             screen = try Tmux.run(socket, ["capture-pane", "-p", "-t", "t"])
         }
         #expect(screen.contains("[msg_escape · claude-test]"), "the header is still on screen:\n\(screen)")
-        #expect(screen.contains("before �[2J�[Hafter"), "\(screen)")
+        #expect(screen.contains(#"before \u{1B}[2J\u{1B}[Hafter"#), "\(screen)")
     }
 }

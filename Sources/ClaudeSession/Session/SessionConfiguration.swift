@@ -1,65 +1,44 @@
-public import ClaudeTransport
-public import IncrementalJSON
 
-/// How a ``ClaudeSession`` asks: the request fields every turn shares, and
-/// the limit on its tool loop.
+/// How a ``ClaudeSession`` runs its loop: the limit on requests per call,
+/// what a new prompt does to pending tool calls, how many tools run at once,
+/// and the caller's hooks between rounds. The request itself (model,
+/// max_tokens, system, tools, …) is not here: it is the transcript's
+/// ``SessionTranscript/setup``.
 public struct SessionConfiguration: Sendable {
-    /// Most requests one `respond` call makes (tool rounds and `pause_turn`
+    /// Most requests one call makes (tool rounds and `pause_turn`
     /// continuations included); more ends with ``SessionError/Kind/turnLimitReached(turns:pendingCalls:)``.
     public var maxTurns: Int
-    /// `max_tokens` of every request.
-    public var maxTokens: Int
-    /// A fixed effort for every request (see `MessageRequest.effort`).
-    public var effort: EffortLevel?
-    /// Ask for adaptive thinking on every request.
-    public var adaptiveThinking: Bool
-    /// Manual extended thinking's `budget_tokens`, for models without adaptive thinking.
-    public var thinkingBudget: Int?
-    /// How the model may use the tools; nil leaves the API's default.
-    public var toolChoice: ToolChoice?
-    /// Server tools offered on every request.
-    public var serverTools: [ServerTool]
-    /// Tools given as API JSON (versioned tool types), sent after the client tools.
-    public var additionalTools: [ToolDefinition]
-    /// Texts that end a response where they appear.
-    public var stopSequences: [String]
-    /// Automatic prompt caching (a top-level `cache_control`).
-    public var cacheControl: CacheControl?
-    /// The models tried after ``ClaudeSession/model`` declines.
-    public var fallbacks: FallbackChain
-    /// Extra `anthropic-beta` values sent with every request.
-    public var betas: [String]
-    /// An opaque identifier of the end user (`metadata.user_id`).
-    public var metadataUserID: String?
+    /// What a new prompt does when the last response's tool calls have no output.
+    public var pendingCalls: PendingCallPolicy
+    /// Most tools of one response running at the same time (at least 1).
+    public var maxConcurrentTools: Int
+    /// Asked after each response that calls client tools, before they run:
+    /// run them (the default without a hook), deny some, stop, or add content.
+    public var onToolCalls: (@Sendable (ToolRound) async -> ToolRoundDecision)?
+    /// Told after each complete round (a response and, when it called
+    /// tools, their outputs), with the transcript as it now stands: the
+    /// place to save it.
+    public var onRoundCompleted: (@Sendable (CompletedRound) async -> Void)?
 
-    /// A configuration of at most `maxTurns` requests per call (10) and
-    /// `maxTokens` per response (4096); every other field is off by default.
-    public init(maxTurns: Int = 10, maxTokens: Int = 4096, effort: EffortLevel? = nil, adaptiveThinking: Bool = false,
-                thinkingBudget: Int? = nil, toolChoice: ToolChoice? = nil, serverTools: [ServerTool] = [],
-                additionalTools: [ToolDefinition] = [], stopSequences: [String] = [], cacheControl: CacheControl? = nil,
-                fallbacks: FallbackChain = .none, betas: [String] = [], metadataUserID: String? = nil) {
+    /// At most `maxTurns` requests per call (10), pending calls answered as
+    /// not run, 8 tools at a time, no hooks.
+    public init(maxTurns: Int = 10, pendingCalls: PendingCallPolicy = .answerAsNotRun, maxConcurrentTools: Int = 8,
+                onToolCalls: (@Sendable (ToolRound) async -> ToolRoundDecision)? = nil,
+                onRoundCompleted: (@Sendable (CompletedRound) async -> Void)? = nil) {
         self.maxTurns = maxTurns
-        self.maxTokens = maxTokens
-        self.effort = effort
-        self.adaptiveThinking = adaptiveThinking
-        self.thinkingBudget = thinkingBudget
-        self.toolChoice = toolChoice
-        self.serverTools = serverTools
-        self.additionalTools = additionalTools
-        self.stopSequences = stopSequences
-        self.cacheControl = cacheControl
-        self.fallbacks = fallbacks
-        self.betas = betas
-        self.metadataUserID = metadataUserID
+        self.pendingCalls = pendingCalls
+        self.maxConcurrentTools = maxConcurrentTools
+        self.onToolCalls = onToolCalls
+        self.onRoundCompleted = onRoundCompleted
     }
 }
 
-/// A type the model can answer in: its JSON Schema, and the partial form
-/// (every property optional) that decodes while the answer streams.
-public protocol StructuredResponse: Decodable, Sendable {
-    /// The type decoded from every snapshot while the answer streams: the same
-    /// fields, all optional, so any prefix of the answer decodes.
-    associatedtype Partial: Decodable & Sendable
-    /// The JSON Schema sent as `output_config.format`.
-    static var outputSchema: JSONValue { get }
+/// What a new prompt does when tool calls of the last response have no
+/// output (a turn limit, a cancellation or the caller stopped first). Tools
+/// are never re-run by a prompt: only ``ClaudeSession/resume()`` runs them.
+public enum PendingCallPolicy: Sendable, Hashable {
+    /// Each pending call gets an error result saying it was not run, then the prompt follows.
+    case answerAsNotRun
+    /// The call throws ``SessionError/Kind/pendingToolCalls(_:)``; nothing is sent.
+    case refuse
 }

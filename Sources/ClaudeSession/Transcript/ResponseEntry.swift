@@ -6,13 +6,14 @@ public import IncrementalJSON
 // bytes (sent back byte for byte: signatures, encrypted content, `caller`,
 // unknown blocks), plus what a reader of the conversation wants without
 // parsing it: the segments in content order, handovers, the model that
-// served, and usage.
+// served, and usage. The client tool calls are read from the content, so
+// they are stored once.
 
-/// A finished response of the model.
-public struct ResponseEntry: Sendable, Hashable, Codable {
-    /// The message `id`.
+/// A finished response of the model (or an assistant turn read from a saved body).
+public struct ResponseEntry: Sendable, Hashable {
+    /// The message `id` ("" for a turn read from a body without it).
     public var id: String
-    /// The model that served it (the `to` model of the last handover, else the one asked).
+    /// The model that served it (the `to` model of the last handover, else the one asked; "" when unknown).
     public var model: String
     /// The model the request named.
     public var requestedModel: String
@@ -31,10 +32,6 @@ public struct ResponseEntry: Sendable, Hashable, Codable {
     /// The snapshot the entry was made from (not saved; a restored entry parses its content).
     private var _origin: MessageSnapshot?
 
-    private enum CodingKeys: String, CodingKey {
-        case id, model, requestedModel, stopReason, stopSequence, content, usage, handovers, requestID
-    }
-
     /// Takes a finished snapshot. Its content bytes are made when first
     /// needed (the next request, or saving), so receiving a response costs
     /// nothing more than the accumulator's work.
@@ -51,6 +48,43 @@ public struct ResponseEntry: Sendable, Hashable, Codable {
         handovers = snapshot.handovers.map { Handover(contentIndex: $0.contentIndex, fromModel: $0.fromModel, toModel: $0.toModel) }
         requestID = snapshot.metadata.requestID
         _origin = snapshot
+    }
+
+    /// An assistant turn given as its content array (read from a saved
+    /// body, or written by the caller); the rest is what is known of it.
+    /// The handovers are read from the content's `fallback` blocks.
+    ///
+    /// - Complexity: O(size of the content), a parse for the handovers.
+    public init(content: RawJSON, id: String = "", model: String = "", requestedModel: String = "", stopReason: String? = nil,
+                stopSequence: String? = nil, usage: RawJSON = RawJSON(.object([])), requestID: String? = nil) {
+        self.id = id
+        self.model = model
+        self.requestedModel = requestedModel
+        self.stopReason = stopReason
+        self.stopSequence = stopSequence
+        self.content = content
+        self.usage = usage
+        self.requestID = requestID
+        handovers = []
+        _origin = nil
+        handovers = snapshot.handovers.map { Handover(contentIndex: $0.contentIndex, fromModel: $0.fromModel, toModel: $0.toModel) }
+    }
+
+    /// The client tool calls of the content, in content order; a call whose
+    /// input is unusable (not valid JSON, cut off) says why in `inputError`.
+    ///
+    /// - Complexity: O(blocks) for an entry made from a snapshot; a parse for a restored one.
+    public var toolCalls: [ToolCallEntry] {
+        snapshot.content.compactMap { block in
+            guard case .toolUse(let call) = block, call.kind == .toolUse else { return nil }
+            var problem: String?
+            if let error = call.inputError {
+                problem = "the input is not valid JSON (\(error))"
+            } else if !call.isComplete || !call.input.isComplete {
+                problem = "the input was cut off before it was complete"
+            }
+            return ToolCallEntry(id: call.id, name: call.name, input: RawJSON(call.input), inputError: problem)
+        }
     }
 
     /// What the content says, in content order.
@@ -86,7 +120,7 @@ public struct ResponseEntry: Sendable, Hashable, Codable {
         if let _origin { return _origin }
         return MessageSnapshot(messageJSON: .object([
             ("id", .string(id)), ("type", .string("message")), ("role", .string("assistant")),
-            ("model", .string(requestedModel)), ("content", content.value),
+            ("model", .string(requestedModel.isEmpty ? model : requestedModel)), ("content", content.value),
             ("stop_reason", stopReason.map(JSONValue.string) ?? .null),
             ("stop_sequence", stopSequence.map(JSONValue.string) ?? .null), ("usage", usage.value),
         ]))
@@ -144,7 +178,7 @@ public struct Handover: Sendable, Hashable, Codable {
 }
 
 /// A client tool call the model made.
-public struct ToolCallEntry: Sendable, Hashable, Codable {
+public struct ToolCallEntry: Sendable, Hashable {
     /// The `tool_use` block's `id`.
     public var id: String
     /// The tool's name.

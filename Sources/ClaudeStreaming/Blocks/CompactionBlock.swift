@@ -35,7 +35,7 @@ extension CompactionBlock: _ContentBlockKind {
 
     var _json: JSONValue {
         guard let delta = latestDelta?.objectValue else { return start }
-        return start._replacingFields(delta.entries.filter { $0.key != "type" }.map { ($0.key, $0.value) })
+        return start.replacingFields(delta.entries.filter { $0.key != "type" }.map { ($0.key, $0.value) })
     }
 
     var _detail: String { "\(content?.count ?? 0) chars" + (encryptedContent == nil ? "" : ", encrypted") }

@@ -67,7 +67,7 @@ extension TextBlock: _ContentBlockKind {
             let citations = JSONValue.array(citations.map(\.json))
             if start["citations"] != citations { fields.append(("citations", citations)) }
         }
-        return start._replacingFields(fields)
+        return start.replacingFields(fields)
     }
 
     var _detail: String {

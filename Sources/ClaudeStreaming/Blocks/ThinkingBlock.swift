@@ -32,7 +32,7 @@ extension ThinkingBlock: _ContentBlockKind {
         if let signature, start["signature"]?.stringValue != signature {
             fields.append(("signature", .string(signature)))
         }
-        return start._replacingFields(fields)
+        return start.replacingFields(fields)
     }
 
     var _detail: String { "\(thinking.string.count) chars" + (signature == nil ? "" : ", signed") }

@@ -62,7 +62,7 @@ extension ToolUseBlock: _ContentBlockKind {
         }
     }
 
-    var _json: JSONValue { start._replacingFields([("input", finalInput)]) }
+    var _json: JSONValue { start.replacingFields([("input", finalInput)]) }
 
     var _detail: String {
         let shown = input.compactJSON

@@ -46,14 +46,14 @@ extension MessageSnapshot: Codable {
     /// response, or a stored final snapshot). Blocks listed in `openBlocks`
     /// are marked still streaming.
     public init(messageJSON: JSONValue, openBlocks: Set<Int> = []) {
-        var start = messageJSON._replacingFields([("content", .array([]))])
+        var start = messageJSON.replacingFields([("content", .array([]))])
         // `model` names the model that served; the one first asked is the
         // `from` of the first fallback, when a fallback handed over at all.
         let fallbacks = (messageJSON["content"]?.arrayValue.map(Array.init) ?? [])
             .filter { $0["type"]?.stringValue == "fallback" }
         if fallbacks.contains(where: { $0["to"]?["model"]?.stringValue != nil }),
            let from = fallbacks.first?["from"]?["model"], from.stringValue != nil {
-            start = start._replacingFields([("model", from)])
+            start = start.replacingFields([("model", from)])
         }
         self.init(start: start, messageIndex: 0)
         var blocks: [ContentBlock] = []

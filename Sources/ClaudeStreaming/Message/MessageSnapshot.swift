@@ -131,7 +131,7 @@ public struct MessageSnapshot: Sendable, Hashable {
             if let value = deltaFields[key] { fields.append((key, value)) }
         }
         fields.append(("usage", usage.json))
-        return start._replacingFields(fields)
+        return start.replacingFields(fields)
     }
 
     /// The content array, every opaque field verbatim: send it back as the

@@ -20,6 +20,15 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictingThinking
     /// Two tools with one name.
     case duplicateToolName(String)
+    /// `tool_choice` names a tool the request does not declare (`declared`: the names it does).
+    case undeclaredToolChoice(String, declared: [String])
+    /// A `tool_result` in user turn `turn` (index in `messages`) answers no
+    /// `tool_use` of the assistant turn just before it.
+    case orphanToolResult(toolUseID: String, turn: Int)
+    /// A `tool_use` of assistant turn `turn` gets no `tool_result` in the user turn after it.
+    case unansweredToolUse(toolUseID: String, turn: Int)
+    /// User turn `turn` puts other content before a `tool_result` (results come first).
+    case toolResultAfterContent(turn: Int)
     /// A Bedrock or Vertex endpoint that cannot form a URL (region, project).
     case invalidEndpoint(String)
 
@@ -43,6 +52,15 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
             "adaptive thinking and a manual thinking budget cannot both be set"
         case .duplicateToolName(let name):
             "two tools are named '\(name)'"
+        case .undeclaredToolChoice(let name, let declared):
+            "tool_choice names '\(name)', which is not among the request's tools"
+                + (declared.isEmpty ? " (it declares none)" : " (\(declared.joined(separator: ", ")))")
+        case .orphanToolResult(let id, let turn):
+            "messages[\(turn)]: the tool_result for '\(id)' answers no tool_use of the assistant turn before it"
+        case .unansweredToolUse(let id, let turn):
+            "messages[\(turn)]: the tool_use '\(id)' has no tool_result in the next user turn"
+        case .toolResultAfterContent(let turn):
+            "messages[\(turn)]: tool_result blocks must come before any other content of the turn"
         case .invalidEndpoint(let what):
             "invalid endpoint: \(what)"
         }

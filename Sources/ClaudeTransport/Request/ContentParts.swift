@@ -129,8 +129,11 @@ public struct RawJSON: Sendable, Hashable {
     ///
     /// - Complexity: O(size), a parse.
     public var value: JSONValue {
-        // The bytes came from `encodeCompact`, so they always parse; null is unreachable.
-        (try? JSONValue.parse(bytes)) ?? .null
+        // The bytes came from `encodeCompact`, so they always parse, at any
+        // depth they were made with; null is unreachable.
+        var options = JSONParserOptions()
+        options.maxDepth = Int.max
+        return (try? JSONValue.parse(bytes, options: options)) ?? .null
     }
 
     /// The JSON as text.
@@ -139,6 +142,33 @@ public struct RawJSON: Sendable, Hashable {
     public static func == (lhs: RawJSON, rhs: RawJSON) -> Bool { lhs._storage === rhs._storage || lhs.bytes == rhs.bytes }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+
+    /// The tool calls and results among the blocks (an array, or one block),
+    /// found once per value: a long history checks each replayed response
+    /// once, not at every request.
+    var toolRuleBlocks: [ToolRuleBlock] {
+        _storage.toolBlocks { ToolRuleBlock.scan(RequestEncoder._elements(of: value)) }
+    }
+}
+
+/// A block the API's tool rules are about, or any other.
+enum ToolRuleBlock: Sendable, Hashable {
+    /// A client `tool_use` with its id.
+    case call(String)
+    /// A `tool_result` answering the id.
+    case result(String)
+    /// Any other block.
+    case other
+
+    init(_ block: JSONValue) {
+        switch block["type"]?.stringValue {
+        case "tool_use": self = block["id"]?.stringValue.map(ToolRuleBlock.call) ?? .other
+        case "tool_result": self = block["tool_use_id"]?.stringValue.map(ToolRuleBlock.result) ?? .other
+        default: self = .other
+        }
+    }
+
+    static func scan(_ blocks: [JSONValue]) -> [ToolRuleBlock] { blocks.map(ToolRuleBlock.init) }
 }
 
 /// The bytes of a ``RawJSON``, made once from a pending value.
@@ -149,8 +179,18 @@ final class _RawJSONStorage: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The tool blocks of the content, found on first use (see ``RawJSON/toolRuleBlocks``).
+    private let toolBlocks = Mutex<[ToolRuleBlock]?>(nil)
 
     init(_ state: State) { self.state = Mutex(state) }
+
+    /// `find` run once; every later call gives its answer.
+    func toolBlocks(_ find: () -> [ToolRuleBlock]) -> [ToolRuleBlock] {
+        if let known = toolBlocks.withLock({ $0 }) { return known }
+        let found = find()
+        toolBlocks.withLock { $0 = found }
+        return found
+    }
 
     var bytes: [UInt8] {
         state.withLock { state in

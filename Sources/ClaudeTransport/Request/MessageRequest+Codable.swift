@@ -1,8 +1,9 @@
 import Foundation
 import IncrementalJSON
 
-// Codable for a request and its turns, so an app can save a conversation and
-// send it again. Every JSON payload (a block, a replayed content array, a
+// Codable for the pieces of a request. A whole `MessageRequest` codes as the
+// API's JSON (MessageRequest+APIJSON.swift); the pieces below keep their own
+// keyed forms for apps that store them one by one. Every JSON payload (a block, a replayed content array, a
 // tool's schema or definition, a tool result's raw content) is stored as its
 // compact JSON text: through any Encoder it comes back byte for byte, which
 // the API needs for thinking signatures and encrypted content (a JSONValue
@@ -44,55 +45,17 @@ extension KeyedDecodingContainer where Key == _Key {
 }
 
 extension MessageRequest: Codable {
+    /// Decodes the API JSON of a request body (see ``init(apiJSON:resolveModel:)``).
+    /// Through Foundation's decoders numbers pass through `Double`/`Int`;
+    /// for exact bytes use ``init(apiJSON:resolveModel:)`` on a parsed value.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
-        self.init(model: try c.decode(ClaudeModel.self, forKey: "model"), messages: try c.decode([ConversationTurn].self, forKey: "messages"))
-        system = try c.decodeIfPresent(String.self, forKey: "system")
-        systemBlocks = try c.decodeIfPresent([SystemBlock].self, forKey: "systemBlocks") ?? []
-        maxTokens = try c.decode(Int.self, forKey: "maxTokens")
-        temperature = try c.decodeIfPresent(Double.self, forKey: "temperature")
-        topP = try c.decodeIfPresent(Double.self, forKey: "topP")
-        topK = try c.decodeIfPresent(Int.self, forKey: "topK")
-        effort = try c.decodeIfPresent(String.self, forKey: "effort").map(EffortLevel.init)
-        reasoningHint = try c.decodeIfPresent(String.self, forKey: "reasoningHint").map(ReasoningHint._named)
-        adaptiveThinking = try c.decodeIfPresent(Bool.self, forKey: "adaptiveThinking") ?? false
-        outputSchema = try c.decodeJSONIfPresent("outputSchema")
-        serverTools = try c.decodeIfPresent([ServerTool].self, forKey: "serverTools") ?? []
-        tools = try c.decodeIfPresent([ToolDefinition].self, forKey: "tools") ?? []
-        toolChoice = try c.decodeIfPresent(ToolChoice.self, forKey: "toolChoice")
-        stopSequences = try c.decodeIfPresent([String].self, forKey: "stopSequences") ?? []
-        metadataUserID = try c.decodeIfPresent(String.self, forKey: "metadataUserID")
-        thinkingBudget = try c.decodeIfPresent(Int.self, forKey: "thinkingBudget")
-        cacheControl = try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl")
-        fallbacks = try c.decodeIfPresent(FallbackChain.self, forKey: "fallbacks") ?? .none
-        betas = try c.decodeIfPresent([String].self, forKey: "betas") ?? []
-        userProfileID = try c.decodeIfPresent(String.self, forKey: "userProfileID")
+        self = try MessageRequest(apiJSON: try JSONValue(from: decoder))
     }
 
+    /// Encodes the request as the API JSON of its body, without `stream`
+    /// (see ``apiJSON()``).
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
-        try c.encode(model, forKey: "model")
-        try c.encode(messages, forKey: "messages")
-        try c.encodeIfPresent(system, forKey: "system")
-        if !systemBlocks.isEmpty { try c.encode(systemBlocks, forKey: "systemBlocks") }
-        try c.encode(maxTokens, forKey: "maxTokens")
-        try c.encodeIfPresent(temperature, forKey: "temperature")
-        try c.encodeIfPresent(topP, forKey: "topP")
-        try c.encodeIfPresent(topK, forKey: "topK")
-        try c.encodeIfPresent(effort?.name, forKey: "effort")
-        try c.encodeIfPresent(reasoningHint?.effort.name, forKey: "reasoningHint")
-        if adaptiveThinking { try c.encode(true, forKey: "adaptiveThinking") }
-        if let outputSchema { try c.encodeJSON(outputSchema, forKey: "outputSchema") }
-        if !serverTools.isEmpty { try c.encode(serverTools, forKey: "serverTools") }
-        if !tools.isEmpty { try c.encode(tools, forKey: "tools") }
-        try c.encodeIfPresent(toolChoice, forKey: "toolChoice")
-        if !stopSequences.isEmpty { try c.encode(stopSequences, forKey: "stopSequences") }
-        try c.encodeIfPresent(metadataUserID, forKey: "metadataUserID")
-        try c.encodeIfPresent(thinkingBudget, forKey: "thinkingBudget")
-        try c.encodeIfPresent(cacheControl, forKey: "cacheControl")
-        if fallbacks != .none { try c.encode(fallbacks, forKey: "fallbacks") }
-        if !betas.isEmpty { try c.encode(betas, forKey: "betas") }
-        try c.encodeIfPresent(userProfileID, forKey: "userProfileID")
+        try apiJSON().encode(to: encoder)
     }
 }
 

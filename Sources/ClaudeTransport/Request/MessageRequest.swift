@@ -1,5 +1,5 @@
 import ClaudeStreaming
-import IncrementalJSON
+public import IncrementalJSON
 
 // What the caller wants from one streamed Messages API call. This is a plain
 // description; `RequestEncoder` turns it into headers and a body, checking it
@@ -54,6 +54,15 @@ public struct MessageRequest: Sendable {
     public var betas: [String]
     /// Sent as `anthropic-user-profile-id` with the `user-profiles-2026-08-18` beta.
     public var userProfileID: String?
+    /// Top-level body fields this type does not model (new API fields, or
+    /// known ones in a shape the typed fields cannot hold), sent as given
+    /// after the typed ones. A key a typed field writes is sent once, typed.
+    /// ``init(apiJSON:resolveModel:)`` puts here whatever it cannot type
+    /// without loss; nothing here is checked against capabilities.
+    public var additionalFields: JSONObject
+
+    /// `max_tokens` when none is given: the one place this default is written.
+    public static let defaultMaxTokens = 4096
 
     /// A request to `model` with `messages`; every other field is optional and
     /// sent only when set. See each property for what it means and when the
@@ -62,7 +71,7 @@ public struct MessageRequest: Sendable {
         model: ClaudeModel,
         messages: [ConversationTurn],
         system: String? = nil,
-        maxTokens: Int = 4096,
+        maxTokens: Int = MessageRequest.defaultMaxTokens,
         temperature: Double? = nil,
         topP: Double? = nil,
         topK: Int? = nil,
@@ -80,7 +89,8 @@ public struct MessageRequest: Sendable {
         metadataUserID: String? = nil,
         thinkingBudget: Int? = nil,
         cacheControl: CacheControl? = nil,
-        systemBlocks: [SystemBlock] = []
+        systemBlocks: [SystemBlock] = [],
+        additionalFields: JSONObject = JSONObject()
     ) {
         self.model = model
         self.messages = messages
@@ -104,6 +114,7 @@ public struct MessageRequest: Sendable {
         self.fallbacks = fallbacks
         self.betas = betas
         self.userProfileID = userProfileID
+        self.additionalFields = additionalFields
     }
 }
 

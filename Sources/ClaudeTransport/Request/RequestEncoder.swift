@@ -47,8 +47,11 @@ public struct EncodedRequest: Sendable {
 /// Writes the top-level members of a JSON object as bytes, in order.
 struct _BodyWriter {
     var bytes: [UInt8] = [UInt8(ascii: "{")]
+    /// The keys written so far, so an additional field never repeats a typed one.
+    var keys: Set<String> = []
 
     mutating func key(_ name: String) {
+        keys.insert(name)
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
         JSONValue.string(name).encodeCompact(into: &bytes)
         bytes.append(UInt8(ascii: ":"))
@@ -93,10 +96,26 @@ public enum RequestEncoder {
         return EncodedRequest(body: body, headers: headers, effort: nil, structuredOutput: false)
     }
 
-    enum _Purpose { case messages, counting }
+    /// What a body is for: sending, counting, or writing down (a transcript,
+    /// `apiJSON()`: the sent fields without `stream`, effort as asked).
+    enum _Purpose { case messages, counting, document }
+
+    /// Every check ``encode(_:)`` makes before any traffic, without encoding:
+    /// the messages follow the API's tool rules (``RequestError/orphanToolResult(toolUseID:turn:)``,
+    /// ``RequestError/unansweredToolUse(toolUseID:turn:)``, ``RequestError/toolResultAfterContent(turn:)``),
+    /// `tool_choice` names a declared tool, and every model in the chain
+    /// accepts the effort and features asked for.
+    ///
+    /// - Complexity: O(turns + blocks); a replayed response's tool calls are
+    ///   found once per response and remembered.
+    public static func validate(_ request: MessageRequest) throws(RequestError) {
+        try _validate(request)
+        _ = try _primaryEffort(request)
+    }
 
     static func _validate(_ request: MessageRequest) throws(RequestError) {
         guard !request.messages.isEmpty else { throw .noMessages }
+        try checkToolRules(request.messages)
         guard request.maxTokens > 0 else { throw .invalidMaxTokens(request.maxTokens) }
         if case .models(let models) = request.fallbacks, models.count > FallbackChain.limit {
             throw .tooManyFallbacks(models.count)
@@ -109,6 +128,10 @@ public enum RequestEncoder {
         for tool in request.tools {
             if let name = tool.name, !names.insert(name).inserted { throw .duplicateToolName(name) }
         }
+        for tool in request.serverTools { names.insert(tool.kind.rawValue) }
+        if case .tool(let name) = request.toolChoice?.mode, !names.contains(name) {
+            throw .undeclaredToolChoice(name, declared: request.tools.compactMap(\.name) + request.serverTools.map(\.kind.rawValue))
+        }
         try _checkChain(request, [request.model] + request.fallbacks.models)
     }
 
@@ -117,7 +140,7 @@ public enum RequestEncoder {
 
     static func _body(_ request: MessageRequest, primaryEffort: EffortLevel?, purpose: _Purpose) throws(RequestError) -> [UInt8] {
         let wanted = request.effort ?? request.reasoningHint?.effort
-        let sending = purpose == .messages
+        let sending = purpose != .counting
         var writer = _BodyWriter()
         // Replayed turns are most of a long body: one allocation for all of them.
         var replayed = 0
@@ -180,7 +203,10 @@ public enum RequestEncoder {
                     return .object(entry)
                 }))
             }
-            writer.field("stream", .bool(true))
+            for (key, value) in request.additionalFields.entries where !writer.keys.contains(key) && key != "stream" {
+                writer.field(key, value)
+            }
+            if purpose == .messages { writer.field("stream", .bool(true)) }
         }
         writer.bytes.append(UInt8(ascii: "}"))
         return writer.bytes
@@ -260,7 +286,7 @@ public enum RequestEncoder {
         }
         var blocks = turn.content.flatMap(_blocks)
         if let cache = turn.cacheControl, let last = blocks.popLast() {
-            blocks.append(last._replacingFields([("cache_control", cache.json)]))
+            blocks.append(last.replacingFields([("cache_control", cache.json)]))
         }
         JSONValue.array(blocks).encodeCompact(into: &out)
         out.append(UInt8(ascii: "}"))

@@ -16,7 +16,7 @@ extension EncodedRequest {
     /// - Complexity: O(size of the body).
     public init(rawBody body: JSONValue, betas: [String] = []) {
         var bytes: [UInt8] = []
-        body._replacingFields([("stream", .bool(true))]).encodeCompact(into: &bytes)
+        body.replacingFields([("stream", .bool(true))]).encodeCompact(into: &bytes)
         var headers = [
             HTTPHeader("anthropic-version", RequestEncoder.apiVersion),
             HTTPHeader("content-type", "application/json"),

@@ -23,6 +23,28 @@ public enum StructuredOutputError: Error, Sendable, Hashable, CustomStringConver
     case incomplete(stopReason: String?)
     /// The JSON does not fit the type: what and where (the coding path).
     case typeMismatch(String)
+    /// The final value decodes but breaks constraints of the type's schema
+    /// that the API does not enforce (see `JSONSchema.Constraint`): each
+    /// violation with its path.
+    case violatesSchema([JSONSchemaViolation])
+    /// The type's schema could not be derived, so nothing was asked.
+    case schemaDerivation(SchemaDerivationError)
+    /// The stream failed before the answer was complete.
+    case streamFailed(StreamFailure)
+
+    /// A transport failure inside a ``StructuredOutputError``, compared by
+    /// its description (`TransportError` itself is not `Hashable`).
+    public struct StreamFailure: Sendable, Hashable, CustomStringConvertible {
+        /// The failure, with the snapshot so far where it has one.
+        public let error: TransportError
+
+        /// Wraps `error`.
+        public init(_ error: TransportError) { self.error = error }
+
+        public var description: String { error.description }
+        public static func == (lhs: StreamFailure, rhs: StreamFailure) -> Bool { lhs.description == rhs.description }
+        public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+    }
 
     public var description: String {
         switch self {
@@ -32,6 +54,9 @@ public enum StructuredOutputError: Error, Sendable, Hashable, CustomStringConver
         case .refused(let explanation): "the model refused\(explanation.map { ": \($0)" } ?? "")"
         case .incomplete(let reason): "the answer ended (stop_reason \(reason ?? "none")) before its JSON was complete"
         case .typeMismatch(let what): "the JSON does not decode: \(what)"
+        case .violatesSchema(let violations): "the value breaks its schema: \(violations.map(\.description).joined(separator: "; "))"
+        case .schemaDerivation(let error): "no schema: \(error)"
+        case .streamFailed(let failure): "the stream failed: \(failure)"
         }
     }
 
@@ -71,17 +96,36 @@ extension MessageSnapshot {
             guard let value = text.structuredValue else { continue }
             selectedAny = true
             if complete, !value.isComplete || !isComplete { throw .incomplete(stopReason: stopReason) }
+            let decoded: T
             do {
-                return try JSONValueDecoder(requireComplete: complete).decode(type, from: value)
+                decoded = try JSONValueDecoder(requireComplete: complete).decode(type, from: value)
             } catch {
                 throw .mismatch(error)
             }
+            if complete { try StructuredOutputError.checkConstraints(of: type, in: value) }
+            return decoded
         }
         // Text that was not parsed: nothing selected it. (An empty block may just not have begun.)
         let hasText = content.contains { if case .text(let t) = $0 { !t.text.isEmpty } else { false } }
         if !selectedAny, hasText { throw .notRequested }
         if complete, isComplete { throw .incomplete(stopReason: stopReason) }
         throw .noOutputYet
+    }
+}
+
+extension StructuredOutputError {
+    /// Checks a final value against the schema of a type that states
+    /// annotations or its own schema: the constraints the API does not
+    /// enforce (numeric bounds, lengths, counts) are checked here. A type
+    /// without either is checked by its decoding alone.
+    ///
+    /// - Throws: ``StructuredOutputError/violatesSchema(_:)`` with every violation.
+    public static func checkConstraints<T: Decodable>(of type: T.Type, in value: JSONValue) throws(StructuredOutputError) {
+        guard type is any JSONSchemaAnnotated.Type || type is any JSONSchemaDeclaring.Type else { return }
+        let schema: JSONSchema
+        do throws(SchemaDerivationError) { schema = try JSONSchema(for: type) } catch { throw .schemaDerivation(error) }
+        let violations = schema.validate(value)
+        if !violations.isEmpty { throw .violatesSchema(violations) }
     }
 }
 
@@ -114,6 +158,24 @@ public struct StructuredSnapshotStream<Partial: Decodable & Sendable>: AsyncSequ
 
     /// The underlying snapshot stream.
     public let base: MessageSnapshotStream
+
+    /// The final answer decoded as `type` (the complete type whose partial
+    /// form is `Partial`), without waking for the snapshots before it.
+    ///
+    /// - Throws: ``StructuredOutputError`` saying why there is no value:
+    ///   the stream failed (``StructuredOutputError/streamFailed(_:)``, with
+    ///   the snapshot so far), the model refused, the answer was cut short,
+    ///   is not valid JSON, does not fit `type`, or breaks its constraints.
+    public func collect<T: Decodable>(_ type: T.Type) async throws(StructuredOutputError) -> T {
+        let last: MessageSnapshot?
+        do throws(TransportError) {
+            last = try await base._channel.final()
+        } catch {
+            throw .streamFailed(StructuredOutputError.StreamFailure(error))
+        }
+        guard let last else { throw .noOutputYet }
+        return try last.decodeStructured(type, complete: true)
+    }
 
     public func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
 

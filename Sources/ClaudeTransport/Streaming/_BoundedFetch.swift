@@ -21,6 +21,8 @@ struct _FetchedAnswer: Sendable {
 final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
     private struct State {
         var answer: _FetchedAnswer?
+        /// Compressed although `identity` was asked: the body is never kept.
+        var refusedEncoding = false
         var continuation: CheckedContinuation<Result<_FetchedAnswer, URLError>, Never>?
     }
 
@@ -32,7 +34,7 @@ final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
     /// The answer to `request`, or the error that prevented one.
     static func fetch(_ request: URLRequest, cap: Int) async -> Result<_FetchedAnswer, URLError> {
         let fetch = _BoundedFetch(cap: cap)
-        let session = URLSession(configuration: .ephemeral, delegate: fetch, delegateQueue: nil)
+        let session = URLSession(configuration: .ephemeral, delegate: fetch, delegateQueue: BoundedDelegateQueue())
         defer { session.finishTasksAndInvalidate() }
         return await withCheckedContinuation { continuation in
             fetch.state.withLock { $0.continuation = continuation }
@@ -52,19 +54,31 @@ final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
         for (key, value) in http?.allHeaderFields ?? [:] {
             if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
         }
-        state.withLock { $0.answer = _FetchedAnswer(status: http?.statusCode ?? 0, headers: headers, body: []) }
-        // A compressed answer is refused unread, as for the stream (see MessagesClient.acceptEncoding).
-        completionHandler(_isIdentity(headers["content-encoding"]) ? .allow : .cancel)
+        let refused = !_isIdentity(headers["content-encoding"])
+        let answer = _FetchedAnswer(status: http?.statusCode ?? 0, headers: headers, body: [])
+        let early = state.withLock { state -> CheckedContinuation<Result<_FetchedAnswer, URLError>, Never>? in
+            state.answer = answer
+            state.refusedEncoding = refused
+            // Answered at once: the caller need not wait while libcurl inflates the rest.
+            defer { if refused { state.continuation = nil } }
+            return refused ? state.continuation : nil
+        }
+        early?.resume(returning: .success(answer))
+        // A compressed answer is refused unread, as for the stream (see
+        // MessagesClient.acceptEncoding); Linux ignores the disposition, so
+        // the task is cancelled too, and the pieces still decoded are dropped.
+        completionHandler(refused ? .cancel : .allow)
+        if refused { dataTask.cancelWithoutWaiting() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let full = state.withLock { state -> Bool in
-            guard var answer = state.answer else { return false }
-            answer.body.append(contentsOf: data.prefix(max(0, cap - answer.body.count)))
-            state.answer = answer
-            return answer.body.count >= cap
+            guard !state.refusedEncoding, let count = state.answer?.body.count, count < cap else { return false }
+            // In place: a copy of the answer would copy the body once per piece.
+            state.answer?.body.append(contentsOf: data.prefix(cap - count))
+            return count + min(data.count, cap - count) >= cap
         }
-        if full { dataTask.cancel() }
+        if full { dataTask.cancelWithoutWaiting() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -84,7 +98,7 @@ extension MessagesClient {
     func _boundedFetch(_ request: URLRequest, redactor: SecretRedactor) async throws(TransportError) -> (Int, [String: String], [UInt8]) {
         switch await _BoundedFetch.fetch(request, cap: configuration.maxErrorBodyBytes) {
         case .success(let answer): return (answer.status, answer.headers, answer.body)
-        case .failure(let error): throw .network(redactor.redact(error.localizedDescription))
+        case .failure(let error): throw .network(redactor.redact(SystemErrorDescription.phrase(for: error)))
         }
     }
 }

@@ -18,8 +18,14 @@ import Synchronization
 //   the `location` may name any origin; the 3xx becomes a failure instead;
 // - an error body is never read past `maxErrorBodyBytes`: at the cap the
 //   task is cancelled, which closes the connection;
-// - a compressed body (the request asks for `identity`) is never read: the
-//   task is cancelled at the response, before URLSession decodes any of it;
+// - a compressed body (the request asks for `identity`) is never kept: the
+//   task is cancelled at the response and every decoded piece that still
+//   arrives is dropped unlooked-at. On Linux that cannot stop the decoding
+//   itself: FoundationNetworking ignores the response disposition and
+//   libcurl inflates whatever is in the socket in one go (up to 100 reads
+//   of 16 KiB per wake-up), so a 1 MB bomb still costs its 1 GiB of
+//   inflating, in 16 KiB pieces that are freed as they are dropped
+//   (measured in HostileServerTests: seconds, and tens of MiB at the peak);
 // - a 2xx that is not `text/event-stream` is never fed to the accumulator
 //   (its words would be lost as "ended before message_stop"): it is
 //   collected like an error body; one without a content type is judged by
@@ -40,11 +46,23 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         case sniffing(status: Int, headers: [String: String])
         case streaming
         /// `kind` forces the failure's kind (a 2xx that is not an event stream).
-        case collectingError(status: Int, headers: [String: String], body: [UInt8], kind: HTTPFailure.Kind?)
+        /// The body so far is ``State/errorBody``.
+        case collectingError(status: Int, headers: [String: String], kind: HTTPFailure.Kind?)
+        /// An answer compressed although `identity` was asked: its body is
+        /// never looked at (it is decoded bytes of unknown size).
+        case refusedEncoding(status: Int, headers: [String: String])
     }
 
     private struct State: ~Copyable {
         var phase = Phase.waiting
+        /// The error body collected so far, at most `maxErrorBodyBytes`. Kept
+        /// out of the phase so that appending does not copy it: a copy per
+        /// piece made a 1 MiB body cost a gigabyte of copying per 64 MiB sent.
+        var errorBody: [UInt8] = []
+        /// The task was cancelled here (a stream error, the error body's
+        /// cap): the pieces still on their way are dropped, and it is
+        /// cancelled once, not once per piece.
+        var cancelRequested = false
         var accumulator: MessageAccumulator
         var startSignal: CheckedContinuation<_AttemptStart, Never>?
         var startResult: _AttemptStart?
@@ -103,11 +121,19 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
         }
         if !_isIdentity(headers["content-encoding"]) {
-            // Refused before a byte of the body is decoded (see MessagesClient.acceptEncoding).
+            // Refused at its headers (see MessagesClient.acceptEncoding), and
+            // reported at once: the caller need not wait while libcurl inflates.
             state.withLock {
-                $0.phase = .collectingError(status: status, headers: headers, body: [], kind: .unrequestedContentEncoding)
+                $0.phase = .refusedEncoding(status: status, headers: headers)
+                $0.cancelRequested = true
             }
-            return completionHandler(.cancel)
+            signalStart(.httpFailure(HTTPFailure(status: status, headers: headers, body: [], redactor: redactor,
+                                                 kind: .unrequestedContentEncoding)))
+            completionHandler(.cancel)
+            // The disposition alone does nothing on Linux (FoundationNetworking
+            // ignores it), so the task is cancelled too.
+            dataTask.cancelWithoutWaiting()
+            return
         }
         if (200..<300).contains(status) {
             // The request-id reaches every snapshot through the options (nothing is fed yet).
@@ -125,7 +151,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             signalStart(.streaming)
         } else {
             let kind: HTTPFailure.Kind? = (200..<300).contains(status) ? .notEventStream : nil
-            state.withLock { $0.phase = .collectingError(status: status, headers: headers, body: [], kind: kind) }
+            state.withLock { $0.phase = .collectingError(status: status, headers: headers, kind: kind) }
         }
         completionHandler(.allow)
     }
@@ -143,21 +169,24 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var reachedCap = false
         var beganStreaming = false
         let failure = state.withLock { state -> MessageStreamError? in
+            if state.cancelRequested { return nil }
             if case .sniffing(let status, let headers) = state.phase {
                 if NonEventStreamInput(firstBytes: data) != nil {
-                    state.phase = .collectingError(status: status, headers: headers, body: [], kind: .notEventStream)
+                    state.phase = .collectingError(status: status, headers: headers, kind: .notEventStream)
                 } else {
                     state.phase = .streaming
                     beganStreaming = true
                 }
             }
             switch state.phase {
-            case .waiting, .sniffing:
+            case .waiting, .sniffing, .refusedEncoding:
                 return nil
-            case .collectingError(let status, let headers, var body, let kind):
-                body.append(contentsOf: data.prefix(max(0, maxErrorBodyBytes - body.count)))
-                state.phase = .collectingError(status: status, headers: headers, body: body, kind: kind)
-                if body.count >= maxErrorBodyBytes { reachedCap = true }
+            case .collectingError:
+                state.errorBody.append(contentsOf: data.prefix(max(0, maxErrorBodyBytes - state.errorBody.count)))
+                if state.errorBody.count >= maxErrorBodyBytes {
+                    reachedCap = true
+                    state.cancelRequested = true
+                }
                 return nil
             case .streaming:
                 // Only the newest snapshot of a piece reaches the channel, so
@@ -176,6 +205,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     latest = state.accumulator.snapshot
                     state.deliveredAtEvent = state.accumulator.eventCount
                 }
+                if failure != nil { state.cancelRequested = true }
                 return failure
             }
         }
@@ -183,11 +213,11 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let latest { channel.deliver(latest) }
         if let failure {
             channel.finish(.stream(redactor.redact(failure)))
-            dataTask.cancel()
+            dataTask.cancelWithoutWaiting()
         }
         // The rest of an error body is never read: closing the connection
         // ends it (the completion reports the failure collected so far).
-        if reachedCap { dataTask.cancel() }
+        if reachedCap { dataTask.cancelWithoutWaiting() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -213,8 +243,11 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 catch { return .finished(.failure(error), isNew: isNew) }
             case .streaming:
                 return .failedStreaming(state.accumulator.snapshot)
-            case .collectingError(let status, let headers, let body, let kind):
-                return .httpFailure(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor, kind: kind))
+            case .collectingError(let status, let headers, let kind):
+                return .httpFailure(HTTPFailure(status: status, headers: headers, body: state.errorBody, redactor: redactor, kind: kind))
+            case .refusedEncoding(let status, let headers):
+                return .httpFailure(HTTPFailure(status: status, headers: headers, body: [], redactor: redactor,
+                                                kind: .unrequestedContentEncoding))
             case .waiting, .sniffing:
                 return .failedBeforeResponse
             }
@@ -239,7 +272,8 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let code = (error as? URLError)?.code
         if code == .timedOut { return .idleTimeout(seconds: idleTimeout, snapshot: snapshot) }
         if code == .cancelled { return .cancelled(snapshot: snapshot) }
-        let reason = redactor.redact(error.map { "\($0.localizedDescription)" } ?? "closed")
+        // A sentence, not Foundation's "The operation could not be completed".
+        let reason = redactor.redact(error.map(SystemErrorDescription.phrase(for:)) ?? "the connection closed")
         return streaming ? .connectionLost(reason: reason, snapshot: snapshot) : .network(reason)
     }
 }

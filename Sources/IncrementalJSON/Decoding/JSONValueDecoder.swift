@@ -112,6 +112,19 @@ struct _NodeDecoder: Decoder, SingleValueDecodingContainer, _JSONValueDecoding {
             let number = try _number(T.self, value, path)
             do { return try number.decimal() as? T } catch { throw _corrupted(error, path) }
         }
+        if T.self == Date.self {
+            // The schema of a Date is an ISO 8601 `date-time` string; a number
+            // is Foundation's default encoding (seconds since 2001), kept so
+            // values written by a default JSONEncoder still decode.
+            if let number = value.numberValue {
+                do { return Date(timeIntervalSinceReferenceDate: try number.double()) as? T } catch { throw _corrupted(error, path) }
+            }
+            guard let text = value.stringValue else { throw _mismatch(T.self, value, path) }
+            guard let date = (try? Date(text, strategy: .iso8601)) ?? _fractionalDate(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Invalid ISO 8601 date-time \(text.debugDescription)"))
+            }
+            return date as? T
+        }
         if T.self == URL.self {
             guard let text = value.stringValue else { throw _mismatch(T.self, value, path) }
             guard let url = URL(string: text) else {

@@ -3,6 +3,7 @@
 // first takes its live state, and snapshots held earlier keep what they saw.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import IncrementalJSON
 import Testing
 

@@ -42,7 +42,7 @@ import Testing
             }
 
             var _wrapped: ContentBlock { .widget(self) }
-            var _json: JSONValue { start._replacingFields([("parts", .array(parts.map { .string($0) }))]) }
+            var _json: JSONValue { start.replacingFields([("parts", .array(parts.map { .string($0) }))]) }
             var _detail: String { "\(parts.count) parts" }
 
             private static func _addPart(_ block: inout WidgetBlock, _ delta: JSONValue) {

@@ -4,6 +4,7 @@
 // never appears in anything the client reports.
 
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing

@@ -27,6 +27,13 @@ private let weatherSchema = JSONSchema.object([
     .init("unit", .string(), isRequired: false),
 ])
 
+/// An assistant turn calling the tools `ids`.
+private func calls(_ ids: [String]) -> ConversationTurn {
+    ConversationTurn(role: .assistant, content: ids.map { id in
+        .block(.object([("type", .string("tool_use")), ("id", .string(id)), ("name", .string("weather")), ("input", .object([]))]))
+    })
+}
+
 @Suite struct ConversationRequestTests {
     @Test func clientToolsCarryNameDescriptionSchemaStrictAndCache() throws {
         let tool = ClientToolDefinition(name: "weather", description: "Current weather", inputSchema: weatherSchema,
@@ -65,7 +72,10 @@ private let weatherSchema = JSONSchema.object([
     }
 
     @Test func toolChoiceEveryMode() throws {
-        func choice(_ c: ToolChoice) throws -> JSONValue? { try body(MessageRequest(model: .opus5, messages: [.user("x")], toolChoice: c))["tool_choice"] }
+        let weather = ToolDefinition.client(ClientToolDefinition(name: "weather", inputSchemaJSON: .object([("type", .string("object"))])))
+        func choice(_ c: ToolChoice) throws -> JSONValue? {
+            try body(MessageRequest(model: .opus5, messages: [.user("x")], tools: [weather], toolChoice: c))["tool_choice"]
+        }
         #expect(try choice(ToolChoice(.auto))?.compactJSON == #"{"type":"auto"}"#)
         #expect(try choice(ToolChoice(.any, disableParallelToolUse: true))?.compactJSON == #"{"type":"any","disable_parallel_tool_use":true}"#)
         #expect(try choice(ToolChoice(.none, disableParallelToolUse: true))?.compactJSON == #"{"type":"none"}"#)
@@ -74,6 +84,11 @@ private let weatherSchema = JSONSchema.object([
         #expect(ToolChoice(parsing: "tool:") == nil)
         #expect(ToolChoice(parsing: "sometimes") == nil)
         #expect(try body(MessageRequest(model: .opus5, messages: [.user("x")]))["tool_choice"] == nil)
+        // Naming a tool the request does not declare is refused before any traffic.
+        #expect(refusal(MessageRequest(model: .opus5, messages: [.user("x")], tools: [weather], toolChoice: ToolChoice(.tool("nosuch"))))
+            == .undeclaredToolChoice("nosuch", declared: ["weather"]))
+        #expect(refusal(MessageRequest(model: .opus5, messages: [.user("x")], serverTools: [.webSearch()], toolChoice: ToolChoice(.tool("web_search"))))
+            == nil)
     }
 
     @Test func toolResultsInAUserTurn() throws {
@@ -85,7 +100,7 @@ private let weatherSchema = JSONSchema.object([
             ToolResult(toolUseID: "toolu_4", content: .text("no such city"), isError: true),
             ToolResult(toolUseID: "toolu_5", content: .raw(.array([.object([("type", .string("text")), ("text", .string("r"))])]))),
         ]
-        let request = MessageRequest(model: .opus5, messages: [.user("x"), .assistant("calling"), .toolResults(results)])
+        let request = MessageRequest(model: .opus5, messages: [.user("x"), calls(results.map(\.toolUseID)), .toolResults(results)])
         let content = try #require(try body(request)["messages"]?[2]?["content"]?.arrayValue)
         #expect(try body(request)["messages"]?[2]?["role"]?.stringValue == "user")
         #expect(content.map { $0["tool_use_id"]?.stringValue } == ["toolu_1", "toolu_2", "toolu_3", "toolu_4", "toolu_5"])
@@ -102,7 +117,7 @@ private let weatherSchema = JSONSchema.object([
     @Test func imagesInsideToolResultsAreGated() {
         let noImages = ClaudeModel(id: "text-only", capabilities: .minimal)
         let result = ToolResult(toolUseID: "t", content: .blocks([.image(bytes: [1], mediaType: "image/png")]))
-        #expect(refusal(MessageRequest(model: noImages, messages: [.toolResults([result])]))
+        #expect(refusal(MessageRequest(model: noImages, messages: [.user("x"), calls(["t"]), .toolResults([result])]))
             == .unsupportedFeature("image input", model: "text-only"))
     }
 
@@ -165,7 +180,7 @@ private let weatherSchema = JSONSchema.object([
 
     @Test func codableRoundTripKeepsTheBody() throws {
         let tool = ClientToolDefinition(name: "weather", description: "d", inputSchema: weatherSchema, strict: true)
-        let raw = try RawJSON(validating: Array(#"[{"type":"text","text":"hi","x":12345678901234567890.5}]"#.utf8))
+        let raw = try RawJSON(validating: Array(#"[{"type":"text","text":"hi","x":12345678901234567890.5},{"type":"tool_use","id":"t1","name":"weather","input":{}}]"#.utf8))
         let original = MessageRequest(
             model: .haiku4_5,
             messages: [.user([.text("q"), .image(bytes: [9, 8], mediaType: "image/png"), .document(Document(.pdf([1]), citations: true))]),
@@ -175,11 +190,20 @@ private let weatherSchema = JSONSchema.object([
             fallbacks: .none, betas: ["b1"], tools: [.client(tool), .raw(.object([("type", .string("bash_20250124")), ("name", .string("bash"))]))],
             toolChoice: ToolChoice(.tool("weather"), disableParallelToolUse: true), stopSequences: ["Z"], metadataUserID: "u",
             thinkingBudget: 1024, cacheControl: CacheControl(ttl: .oneHour))
-        let data = try JSONEncoder().encode(original)
-        let decoded = try JSONDecoder().decode(MessageRequest.self, from: data)
+        // The API JSON, read back: the same body byte for byte (the long number too).
+        let decoded = try MessageRequest(apiJSON: JSONValue.parse(try original.apiJSONBytes()))
         #expect(try RequestEncoder.encode(decoded).body == RequestEncoder.encode(original).body)
-        #expect(decoded.messages == original.messages)
         #expect(decoded.model == original.model)
+        #expect(decoded.additionalFields.isEmpty)
+        // Codable is the same API JSON (through Foundation, numbers pass through Double).
+        let foundation = try JSONValue.parse(Array(try JSONEncoder().encode(original)))
+        #expect(foundation["max_tokens"]?.numberValue == JSONNumber(5000))
+        #expect(foundation["maxTokens"] == nil)
+        #expect(foundation["model"]?.stringValue == "claude-haiku-4-5")
+        #expect(foundation["stream"] == nil)
+        let viaFoundation = try JSONDecoder().decode(MessageRequest.self, from: try JSONEncoder().encode(original))
+        #expect(viaFoundation.maxTokens == 5000)
+        #expect(viaFoundation.toolChoice == original.toolChoice)
     }
 
     @Test func countingBodyHasNoStreamOrMaxTokens() throws {

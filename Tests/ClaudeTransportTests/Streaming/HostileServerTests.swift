@@ -1,4 +1,5 @@
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,4 +1,5 @@
 import ClaudeStreaming
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing

@@ -1,0 +1,77 @@
+public import ClaudeStreaming
+
+// Text and block events over a whole session call. Each round is a message
+// of its own (its block indices start at 0 again), so the deriver starts
+// afresh at every round: the final answer's text comes through like the
+// first round's. (Mapping the stream to its messages and using the
+// snapshot-sequence helpers would see every round as one message and drop
+// all text after the first.)
+
+extension ResponseStream {
+    /// Block started, text, thinking, input JSON, citation, block stopped and
+    /// message stopped, for every round in order (one `messageStopped` ends each).
+    public var blockEvents: SessionBlockEventSequence { SessionBlockEventSequence(base: self) }
+    /// The text of every round's text blocks as it arrives, the final answer included.
+    public var textDeltas: SessionTextDeltaSequence { SessionTextDeltaSequence(base: SessionBlockEventSequence(base: self)) }
+}
+
+/// The block events of a session call, round after round.
+public struct SessionBlockEventSequence: AsyncSequence, Sendable {
+    public typealias Element = BlockEvent
+    public typealias Failure = SessionError
+
+    let base: ResponseStream
+
+    public func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
+
+    /// Reads the session's snapshots and hands out the events between them.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: ResponseStream.Iterator
+        var deriver = BlockEventDeriver()
+        var round: Int?
+        var pending: [BlockEvent] = []
+        var next = 0
+
+        /// The final response, once the events have ended without an error.
+        public var response: SessionResponse? { base.response }
+
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(SessionError) -> BlockEvent? {
+            while next == pending.count {
+                guard let snapshot = try await base.next(isolation: actor) else { return nil }
+                if snapshot.round != round {
+                    deriver = BlockEventDeriver()
+                    round = snapshot.round
+                }
+                pending = deriver.events(to: snapshot.message)
+                next = 0
+            }
+            defer { next += 1 }
+            return pending[next]
+        }
+    }
+}
+
+/// The text of a session call as it arrives, round after round.
+public struct SessionTextDeltaSequence: AsyncSequence, Sendable {
+    public typealias Element = String
+    public typealias Failure = SessionError
+
+    let base: SessionBlockEventSequence
+
+    public func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
+
+    /// Reads block events and hands out the text pieces among them.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: SessionBlockEventSequence.Iterator
+
+        /// The final response, once the text has ended without an error.
+        public var response: SessionResponse? { base.response }
+
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(SessionError) -> String? {
+            while let event = try await base.next(isolation: actor) {
+                if case .text(_, let text) = event { return text }
+            }
+            return nil
+        }
+    }
+}

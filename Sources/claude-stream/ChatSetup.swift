@@ -1,0 +1,118 @@
+// The conversation `chat` starts from, as a SessionTranscript: the
+// transcript file when it exists, else `--request FILE`, else a new one;
+// then the flags written over its setup (the one request template the
+// session sends). Both files are API request bodies read by the library's
+// one reader, so fields chat does not know are sent as given and opaque
+// blocks go back byte for byte.
+//
+// A file that cannot be read exits 66; one that is not a request body
+// (bad JSON, the wrong shape, nesting past the limit, broken tool pairing)
+// exits 65, and the transcript file is then never written.
+
+import ClaudeSession
+import ClaudeTransport
+import IncrementalJSON
+
+struct ChatSetupFailure: Error {
+    var message: String
+    /// 64 usage, 65 not valid, 66 cannot be read.
+    var status: Int32
+}
+
+enum ChatSetup {
+    /// The transcript to continue, the flags applied.
+    static func transcript(_ options: ChatOptions) throws(ChatSetupFailure) -> SessionTranscript {
+        var transcript: SessionTranscript
+        if let path = options.transcriptPath, let saved = try read(path, what: "a transcript (a request body)") {
+            transcript = saved
+        } else if let path = options.requestPath {
+            guard let given = try read(path, what: "a request body") else {
+                throw ChatSetupFailure(message: "cannot open \(path): no such file", status: 66)
+            }
+            transcript = given
+        } else {
+            transcript = SessionTranscript(setup: MessageRequest(model: model(options.model ?? ClaudeModel.opus5.id, options), messages: []))
+        }
+        try apply(options, to: &transcript.setup)
+        return transcript
+    }
+
+    /// The request body in `path`; nil when there is no such file or it is empty.
+    static func read(_ path: String, what: String) throws(ChatSetupFailure) -> SessionTranscript? {
+        guard let bytes = try contents(path) else { return nil }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
+        var options = JSONParserOptions()
+        options.maxDepth = SessionTranscript.maxDepth
+        options.maxBytes = SessionTranscript.maxBytes
+        var body: JSONValue
+        do throws(JSONParseError) { body = try JSONValue.parse(bytes, options: options) } catch {
+            throw ChatSetupFailure(message: "\(path) is not \(what): \(error); it was left as it is", status: 65)
+        }
+        // A body from elsewhere may leave out what chat has defaults for.
+        if body.objectValue != nil {
+            var added: [(String, JSONValue)] = []
+            if body["model"] == nil { added.append(("model", .string(ClaudeModel.opus5.id))) }
+            if body["messages"] == nil { added.append(("messages", .array([]))) }
+            if !added.isEmpty { body = body.replacingFields(added) }
+        }
+        do throws(TranscriptError) { return try SessionTranscript(apiJSON: body) } catch {
+            throw ChatSetupFailure(message: "\(path) is not \(what): \(error); it was left as it is", status: 65)
+        }
+    }
+
+    /// The model `id` names, on the cloud the flags choose.
+    static func model(_ id: String, _ options: ChatOptions) -> ClaudeModel {
+        ClaudeModel.resolving(options.endpoint.map { $0.modelID(for: id) } ?? id)
+    }
+
+    /// The flags written over `setup`.
+    static func apply(_ options: ChatOptions, to setup: inout MessageRequest) throws(ChatSetupFailure) {
+        if let id = options.model {
+            setup.model = model(id, options)
+        } else if options.endpoint != nil {
+            setup.model = model(setup.model.id, options)
+        }
+        if let maxTokens = options.maxTokens { setup.maxTokens = maxTokens }
+        if let system = options.system {
+            setup.system = system
+            setup.systemBlocks = []
+        }
+        if let path = options.toolsPath {
+            guard let tools = try json(path, "a JSON array of tool definitions")?.arrayValue else {
+                throw ChatSetupFailure(message: "\(path) is not a JSON array of tool definitions", status: 65)
+            }
+            setup.tools = tools.map(ToolDefinition.init(apiJSON:))
+        }
+        if options.search, !setup.serverTools.contains(where: { $0.kind == .webSearch }),
+           !setup.tools.contains(where: { $0.name == ServerToolKind.webSearch.rawValue }) {
+            setup.serverTools.append(.webSearch())
+        }
+        if let choice = options.toolChoice { setup.toolChoice = choice }
+        if let effort = options.effort {
+            let level = EffortLevel(effort)
+            if level.rank == nil, !setup.model.capabilities.effortLevels.contains(level) {
+                let names = EffortLevel.ordered.map(\.name).joined(separator: ", ")
+                throw ChatSetupFailure(message: "--effort: '\(effort)' is not an effort level (expected one of \(names))", status: 64)
+            }
+            setup.effort = level
+        }
+        if let path = options.schemaPath, let schema = try json(path, "a JSON schema") { setup.outputSchema = schema }
+    }
+
+    /// The JSON in `path` (a flag's file).
+    static func json(_ path: String, _ what: String) throws(ChatSetupFailure) -> JSONValue? {
+        guard let bytes = try contents(path) else {
+            throw ChatSetupFailure(message: "cannot open \(path): no such file", status: 66)
+        }
+        do throws(JSONParseError) { return try JSONValue.parse(bytes) } catch {
+            throw ChatSetupFailure(message: "\(path) is not \(what): \(error)", status: 65)
+        }
+    }
+
+    /// The bytes of `path`, nil when there is no such file.
+    static func contents(_ path: String) throws(ChatSetupFailure) -> [UInt8]? {
+        do throws(TranscriptFile.Failure) { return try TranscriptFile.contents(path) } catch {
+            throw ChatSetupFailure(message: error.message, status: error.status)
+        }
+    }
+}

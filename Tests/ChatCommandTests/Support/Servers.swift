@@ -1,0 +1,49 @@
+// The loopback server's scripts (one answer per request, in order) seen
+// from a synchronous test: chat is a blocking child process there, so the
+// script is installed and read back with blocking calls too.
+
+import ClaudeTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import IncrementalJSON
+
+/// A loopback server of its own with script `chat` on it.
+final class ChatScript {
+    private let server: LoopbackServer
+
+    init() throws { server = try LoopbackServer.start() }
+
+    deinit { server.stop() }
+
+    var base: String { server.base("chat").absoluteString }
+
+    func load(_ answers: [[String: Any]]) throws {
+        var request = URLRequest(url: server.base("chat"))
+        request.httpMethod = "PUT"
+        request.httpBody = try JSONSerialization.data(withJSONObject: answers)
+        _ = try exchange(request)
+    }
+
+    /// The request bodies received, parsed, oldest first.
+    func bodies() throws -> [JSONValue] {
+        let data = try exchange(URLRequest(url: server.base("chat").appendingPathComponent("requests")))
+        let recorded = Array(try JSONValue.parse(Array(data)).arrayValue ?? JSONArray())
+        return recorded.map { entry -> JSONValue in
+            (try? JSONValue.parse(entry["body"]?.stringValue ?? "", options: .init(maxDepth: 1000))) ?? .null
+        }
+    }
+
+    private func exchange(_ request: URLRequest) throws -> Data {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Data?
+        URLSession.shared.dataTask(with: request) { data, _, _ in
+            result = data
+            done.signal()
+        }.resume()
+        done.wait()
+        guard let result else { throw ServerStartError(description: "no answer") }
+        return result
+    }
+}

@@ -1,0 +1,210 @@
+// Tool processes of `chat`: how they end, and that nothing outlives chat.
+// Each tool writes its shell's pid (`$$`, the id of its process group) to a
+// file, so the test can check with kill(-pgid, 0) that the whole group is
+// gone once chat has ended, whichever way it ended.
+
+import ClaudeTestSupport
+import Foundation
+import IncrementalJSON
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The group ids the tools wrote to `file`, one a line.
+private func groups(in file: String) -> [pid_t] {
+    ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+}
+
+private let clock = ContinuousClock()
+
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+@Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"), .serialized)
+struct ToolProcessTests {
+    @Test func aNormalEndLeavesNoProcessBehind() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "bg", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let began = clock.now
+        // The background sleep keeps stdout open; it dies with its group when the tool's shell exits.
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
+                               "--tool", "bg=sleep 30 & echo $$ > \(scratch.file("pgid")); echo ok"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(clock.now - began < .seconds(10))
+        #expect(lastResults(try server.bodies()[1]).first?["content"]?.stringValue == "ok")
+        let group = try #require(groups(in: scratch.file("pgid")).first)
+        #expect(eventually(within: 2) { !groupExists(group) })
+    }
+
+    @Test func theOverallTimeoutKillsARunningTool() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "hang", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let began = clock.now
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--timeout", "2",
+                               "--tool", "hang=echo $$ > \(scratch.file("pgid")); sleep 30"])
+        let ended = clock.now
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr.contains("--timeout"), "\(run.stderr)")
+        // Gone within 2 s of the deadline: chat waits for the group before it exits.
+        #expect(ended - began < .seconds(4.5), "\(seconds(ended - began)) s")
+        let group = try #require(groups(in: scratch.file("pgid")).first)
+        #expect(!groupExists(group))
+        #expect(try server.bodies().count == 1)
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalToChatKillsItsTools(signal: Int32) throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "hang", "{}"), toolUse("toolu_2", "hang", "{}")], stop: "tool_use"),
+                         response([textBlock], stop: "end_turn")])
+        let child = try ChatChild(["Go", "--final-json", "--base-url", server.base,
+                                   "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30"])
+        #expect(eventually(within: 20) { groups(in: scratch.file("pgid")).count == 2 })
+        let sent = clock.now
+        child.signal(signal)
+        let run = child.wait()
+        #expect(clock.now - sent < .seconds(2))
+        #expect(run.status == 128 + signal, "\(run.stderr)")
+        for group in groups(in: scratch.file("pgid")) { #expect(!groupExists(group)) }
+    }
+
+    @Test func theToolTimeoutKillsAGroupThatIgnoresSIGTERM() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "stubborn", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let began = clock.now
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool-timeout", "1",
+                               "--tool", "stubborn=trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30; sleep 30"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(clock.now - began < .seconds(6))
+        let result = try #require(lastResults(try server.bodies()[1]).first)
+        #expect(result["is_error"]?.boolValue == true)
+        #expect(result["content"]?.stringValue?.contains("--tool-timeout") == true, "\(result)")
+        let group = try #require(groups(in: scratch.file("pgid")).first)
+        #expect(!groupExists(group))
+    }
+
+    @Test func aPipelineEndedBySIGPIPEFinishesAtOnce() throws {
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "yes", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let began = clock.now
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool-timeout", "60",
+                               "--tool", "yes=while :; do echo x; done | head -1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(clock.now - began < .seconds(10))
+        let result = try #require(lastResults(try server.bodies()[1]).first)
+        #expect(result["content"]?.stringValue == "x")
+        #expect(result["is_error"] == nil)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/timeout"), "needs timeout(1)"))
+    func aToolsOwnTimeoutWorks() throws {
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "t", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let began = clock.now
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "t=timeout 1 sleep 10"])
+        let elapsed = clock.now - began
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(elapsed > .seconds(0.9) && elapsed < .seconds(5), "\(seconds(elapsed)) s")
+        let result = try #require(lastResults(try server.bodies()[1]).first)
+        #expect(result["is_error"]?.boolValue == true)
+        #expect(result["content"]?.stringValue?.contains("status 124") == true, "\(result)")
+    }
+
+    @Test func toolsOfOneResponseRunConcurrently() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "nap", "{}"), toolUse("toolu_2", "nap", "{}")], stop: "tool_use"),
+                         response([textBlock], stop: "end_turn")])
+        let times = scratch.file("times")
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
+                               "--tool", "nap=date +%s.%N >> \(times); sleep 2; date +%s.%N >> \(times)"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let stamps = ((try? String(contentsOfFile: times, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Double($0) }
+        #expect(stamps.count == 4)
+        if let first = stamps.min(), let last = stamps.max() { #expect(last - first < 3, "\(last - first) s") }
+    }
+
+    @Test func manyCallsRunABoundedNumberAtOnceAndStopAtTheTimeout() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        let calls = (0..<200).map { toolUse("toolu_\($0)", "hang", "{}") }
+        try server.load([response(calls, stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let began = clock.now
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--timeout", "3", "--tool-concurrency", "3",
+                               "--tool", "hang=echo $$ >> \(scratch.file("pgid")); sleep 30"])
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(clock.now - began < .seconds(6))
+        let started = groups(in: scratch.file("pgid"))
+        #expect(started.count == 3)
+        for group in started { #expect(!groupExists(group)) }
+    }
+
+    @Test func aFailureSendsItsStatusAndTheTailOfStderr() throws {
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "fail", "{}"), toolUse("toolu_2", "noisy", "{}")], stop: "tool_use"),
+                         response([textBlock], stop: "end_turn")])
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "fail=echo oops >&2; exit 3",
+                               "--tool", "noisy=head -c 100000 /dev/zero | tr '\\0' a >&2; echo END >&2; exit 1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = lastResults(try server.bodies()[1])
+        let text = results.first?["content"]?.stringValue ?? ""
+        #expect(results.first?["is_error"]?.boolValue == true)
+        #expect(text.contains("status 3") && text.contains("oops"), "\(text)")
+        let noisy = results.last?["content"]?.stringValue ?? ""
+        #expect(noisy.contains("END") && noisy.utf8.count < 4096, "\(noisy.utf8.count) bytes")
+    }
+
+    @Test func toolJSONSendsAnyValue() throws {
+        let server = try ChatScript()
+        try server.load([response([toolUse("toolu_1", "product", "{}"), toolUse("toolu_2", "text", "{}")], stop: "tool_use"),
+                         response([textBlock], stop: "end_turn")])
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base,
+                               "--tool-json", #"product=echo '{"product":6}'"#, "--tool-json", #"text=echo '"plain"'"#])
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = lastResults(try server.bodies()[1])
+        #expect(results.first?["content"]?.stringValue == #"{"product":6}"#)
+        #expect(results.first?["is_error"] == nil)
+        #expect(results.last?["content"]?.stringValue == "plain")
+    }
+
+    @Test func aCutOffInputIsAnErrorResultAndTheToolDoesNotRun() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript()
+        try server.load([cutOffToolCall("toolu_c", "mark", partialInput: #"{"a":1,"b":"#), response([textBlock], stop: "end_turn")])
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "mark=touch \(scratch.file("ran")); cat"])
+        let bodies = try server.bodies()
+        #expect(bodies.count == 2, "\(run.stderr)")
+        let result = try #require(bodies.last.map(lastResults)?.first)
+        #expect(result["tool_use_id"]?.stringValue == "toolu_c")
+        #expect(result["is_error"]?.boolValue == true, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("ran")))
+    }
+
+    @Test func aHugeToolUseIDIsExplainedWithoutFoundationText() throws {
+        let server = try ChatScript()
+        let id = "toolu_" + String(repeating: "x", count: 300_000)
+        try server.load([response([toolUse(id, "echo", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "echo=cat"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(try server.bodies().last.map(lastResults)?.first)
+        let text = result["content"]?.stringValue ?? ""
+        #expect(result["is_error"]?.boolValue == true)
+        #expect(text.contains("could not start"), "\(text.prefix(300))")
+        #expect(!text.contains("NSCocoaErrorDomain") && !run.stderr.contains("NSCocoaErrorDomain"))
+    }
+}
