@@ -8,7 +8,8 @@
 // The events are those of SSEBenchmarks' realistic stream without pings
 // (Bedrock sends none); each becomes a `chunk` message whose payload is
 // {"bytes":"<base64>","p":"<padding>"} with 0...40 padding characters,
-// like the recordings. Times are CPU time (the machine is shared).
+// like the recordings. Times are the measuring thread's CPU time, each row's
+// workloads alternated (the machine is shared).
 
 import AWSEventStream
 import ClaudeStreaming
@@ -27,14 +28,18 @@ enum AWSEventStreamBenchmarks {
         var results: [BenchmarkResult] = []
         bedrock.withUnsafeBytes { body in
             sse.withUnsafeBytes { events in
-                let framing = cpuMeasure(context) { blackHole(frameInChunks(body)) }
-                let memchrTime = cpuMeasure(context) { blackHole(memchrLineCount(body)) }
-                let sseFraming = cpuMeasure(context) { blackHole(SSEBenchmarks.parseInChunks(events, chunkSize: 16 << 10)) }
                 let half = UnsafeRawBufferPointer(rebasing: body[0..<(body.count / 2)])
+                let times = context.measureAlternated([
+                    { blackHole(frameInChunks(body)) },
+                    { blackHole(memchrLineCount(body)) },
+                    { blackHole(SSEBenchmarks.parseInChunks(events, chunkSize: 16 << 10)) },
+                    { blackHole(frameInChunks(half)) },
+                ])
+                let (framing, memchrTime, sseFraming) = (times[0], times[1], times[2])
                 var row = BenchmarkResult(
                     suite: "aws-eventstream", name: "bedrock framing, 16 KiB chunks", bytes: body.count, seconds: framing,
                     baselineName: "memchr LF count", baselineSeconds: memchrTime, target: ">= 1000 MB/s")
-                row.scaling = framing / cpuMeasure(context) { blackHole(frameInChunks(half)) }
+                row.scaling = framing / times[3]
                 row.targetMet = row.megabytesPerSecond >= 1000
                 results.append(row)
                 var versusSSE = BenchmarkResult(
@@ -47,8 +52,7 @@ enum AWSEventStreamBenchmarks {
         // Alternated, so both medians sample the same stretch of a shared
         // machine's speed (measured one after the other, a drift between
         // the two blocks of runs moved this ratio from 0.96x to 1.52x).
-        let (endToEnd, sseEndToEnd) = cpuMeasureAlternated(
-            context,
+        let (endToEnd, sseEndToEnd) = context.measureAlternated(
             { blackHole(AccumulatorBenchmarks.accumulate(bedrock, snapshots: true, framing: .awsEventStream)) },
             { blackHole(AccumulatorBenchmarks.accumulate(sse, snapshots: true)) })
         var row = BenchmarkResult(
@@ -98,48 +102,5 @@ enum AWSEventStreamBenchmarks {
             offset = end
         }
         return parser.finish() == nil ? seen : -1
-    }
-
-    /// Median process CPU time of `body` in seconds, after one untimed warm-up.
-    static func cpuMeasure(_ context: BenchmarkContext, _ body: () -> Void) -> Double {
-        body()
-        return median((0..<context.repetitions).map { _ in cpuTime(body) })
-    }
-
-    /// Median CPU time of `first` and of `second`, measured in alternation
-    /// (first–second, then second–first, …), twice as many runs of each as
-    /// `cpuMeasure` takes.
-    static func cpuMeasureAlternated(_ context: BenchmarkContext, _ first: () -> Void, _ second: () -> Void) -> (Double, Double) {
-        first()
-        second()
-        var firstTimes: [Double] = [], secondTimes: [Double] = []
-        for round in 0..<(2 * context.repetitions) {
-            if round % 2 == 0 {
-                firstTimes.append(cpuTime(first))
-                secondTimes.append(cpuTime(second))
-            } else {
-                secondTimes.append(cpuTime(second))
-                firstTimes.append(cpuTime(first))
-            }
-        }
-        return (median(firstTimes), median(secondTimes))
-    }
-
-    /// The process CPU seconds one run of `body` takes.
-    static func cpuTime(_ body: () -> Void) -> Double {
-        let start = cpuSeconds()
-        body()
-        return cpuSeconds() - start
-    }
-
-    /// The median of `times`, at least 1 ns (a ratio's denominator).
-    static func median(_ times: [Double]) -> Double {
-        max(times.sorted()[times.count / 2], 1e-9)
-    }
-
-    static func cpuSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
     }
 }

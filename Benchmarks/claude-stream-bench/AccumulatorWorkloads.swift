@@ -5,6 +5,15 @@
 enum StreamKind: String, CaseIterable, CustomStringConvertible {
     case text, tool, mixed
     var description: String { rawValue }
+
+    /// The CPU-time throughput each kind must reach at its largest size.
+    var throughputTarget: (megabytesPerSecond: Double, text: String) {
+        switch self {
+        case .text: (1000, ", >= 1000 MB/s")
+        case .tool: (400, ", >= 400 MB/s")
+        case .mixed: (300, ", >= 300 MB/s")
+        }
+    }
 }
 
 struct GeneratedStream {
@@ -14,8 +23,10 @@ struct GeneratedStream {
     var contentBytes: Int
 }
 
-func generate(_ kind: StreamKind, bytes target: Int) -> GeneratedStream {
+/// `toolDeltaBytes`: the size of each `input_json_delta` payload.
+func generate(_ kind: StreamKind, bytes target: Int, toolDeltaBytes: Int = 40) -> GeneratedStream {
     var writer = StreamWriter()
+    writer.toolDeltaBytes = toolDeltaBytes
     var seed = UInt64(target) &* 31 &+ UInt64(kind.rawValue.utf8.count)
     while writer.bytes.count < target {
         writer.event(#"{"type":"message_start","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}"#)
@@ -45,6 +56,7 @@ struct StreamWriter {
     var bytes: [UInt8] = []
     var events = 0
     var contentBytes = 0
+    var toolDeltaBytes = 40
 
     static let words = ["the", "stream", "of", "tokens", "arrives", "in", "small", "pieces,", "each", "a",
                         "delta", "with", "text", "and", "sometimes", "unicode", "é", "—", "☔", "\n", "\"quoted\""]
@@ -113,8 +125,9 @@ struct StreamWriter {
         var json = #"{"records": ["#
         var first = true
         func flush(_ text: inout String, _ writer: inout StreamWriter, final: Bool) {
-            while text.utf8.count >= 40 || (final && !text.isEmpty) {
-                var cut = text.index(text.startIndex, offsetBy: min(40, text.count))
+            let size = writer.toolDeltaBytes
+            while text.utf8.count >= size || (final && !text.isEmpty) {
+                var cut = text.index(text.startIndex, offsetBy: min(size, text.count))
                 if !final, cut == text.endIndex { break }
                 if final { cut = text.endIndex }
                 let piece = String(text[..<cut])

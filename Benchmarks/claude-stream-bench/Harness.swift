@@ -1,6 +1,7 @@
-// A small benchmark harness: warm-up, repeated runs, median time, MB/s, and
-// every figure beside a baseline measured in the same run (so the ratio is
-// meaningful on any machine), plus scaling (time at 2n / time at n) where a
+// A small benchmark harness: warm-up, repeated runs, the median CPU time of
+// the measuring thread, MB/s, and every figure beside a baseline measured in
+// the same run, in alternation with it (so the ratio is meaningful on any
+// machine and under any load), plus scaling (time at 2n / time at n) where a
 // workload has a size.
 //
 // Adding a suite: define `static let suite = BenchmarkSuite(name:) { context in … }`
@@ -28,18 +29,66 @@ struct BenchmarkContext: Sendable {
     /// `full` bytes normally, `quick` bytes under `--quick`.
     func size(full: Int, quick quickSize: Int) -> Int { quick ? quickSize : full }
 
-    /// Median wall time of `body` in seconds, after one untimed warm-up.
+    /// Median CPU time of the calling thread running `body`, in seconds,
+    /// after one untimed warm-up. Thread CPU time does not count the time the
+    /// thread waited for a core, so a busy machine slows it far less than
+    /// the wall clock (what is left is cache and memory-bus contention).
     func measure(_ body: () -> Void) -> Double {
         body()
-        var times: [Double] = []
-        for _ in 0..<repetitions {
-            let start = ContinuousClock.now
-            body()
-            let elapsed = ContinuousClock.now - start
-            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        return CPUClock.median((0..<repetitions).map { _ in CPUClock.thread(body) })
+    }
+
+    /// Median thread CPU times of `first` and `second`, measured in
+    /// alternation (first–second, then second–first, …), so both sample
+    /// the same stretch of the machine's speed and their ratio, the verdict,
+    /// does not depend on what ran beside them. Twice the runs of ``measure(_:)``.
+    func measureAlternated(_ first: () -> Void, _ second: () -> Void) -> (Double, Double) {
+        withoutActuallyEscaping(first) { first in
+            withoutActuallyEscaping(second) { second in
+                let both = measureAlternated([first, second])
+                return (both[0], both[1])
+            }
         }
-        times.sort()
-        return times[times.count / 2]
+    }
+
+    /// Median thread CPU time of each workload, run in alternating order
+    /// (forwards, then backwards, …) after one warm-up each.
+    func measureAlternated(_ workloads: [() -> Void]) -> [Double] {
+        for work in workloads { work() }
+        var times = Array(repeating: [Double](), count: workloads.count)
+        for round in 0..<(2 * repetitions) {
+            let order = round % 2 == 0 ? Array(workloads.indices) : workloads.indices.reversed()
+            for index in order { times[index].append(CPUClock.thread(workloads[index])) }
+        }
+        return times.map(CPUClock.median)
+    }
+}
+
+/// CPU-time clocks: the calling thread's and the whole process's.
+enum CPUClock {
+    /// CPU seconds the calling thread has used so far.
+    static func threadSeconds() -> Double { seconds(CLOCK_THREAD_CPUTIME_ID) }
+
+    /// CPU seconds every thread of the process has used so far (user + system).
+    static func processSeconds() -> Double { seconds(CLOCK_PROCESS_CPUTIME_ID) }
+
+    /// The thread CPU seconds one run of `body` takes.
+    static func thread(_ body: () -> Void) -> Double {
+        let start = threadSeconds()
+        body()
+        return threadSeconds() - start
+    }
+
+    /// The median of `times`, at least 1 ns (a ratio's denominator).
+    static func median(_ times: [Double]) -> Double {
+        guard !times.isEmpty else { return 1e-9 }
+        return max(times.sorted()[times.count / 2], 1e-9)
+    }
+
+    private static func seconds(_ clock: clockid_t) -> Double {
+        var spec = timespec()
+        clock_gettime(clock, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
     }
 }
 

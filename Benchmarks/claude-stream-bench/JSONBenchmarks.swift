@@ -34,9 +34,12 @@ enum JSONBenchmarks {
 
     static func wholeDocument(_ label: String, _ document: [UInt8], _ context: BenchmarkContext) -> [BenchmarkResult] {
         let data = Data(document)
-        let ours = context.measure { blackHole(parseWhole(document)) }
-        let serialization = context.measure { blackHole(try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) }
-        let decoder = context.measure { blackHole(try? JSONDecoder().decode(JSONValue.self, from: data)) }
+        let times = context.measureAlternated([
+            { blackHole(parseWhole(document)) },
+            { blackHole(try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) },
+            { blackHole(try? JSONDecoder().decode(JSONValue.self, from: data)) },
+        ])
+        let (ours, serialization, decoder) = (times[0], times[1], times[2])
         var row = BenchmarkResult(
             suite: "json", name: "\(label), parse whole", bytes: document.count, seconds: ours,
             baselineName: "JSONSerialization", baselineSeconds: serialization, target: ">= 10x JSONSerialization")
@@ -60,10 +63,13 @@ enum JSONBenchmarks {
     static func streamed(
         _ label: String, _ document: [UInt8], _ double: [UInt8], _ large: [UInt8], _ reparse: [UInt8], _ context: BenchmarkContext
     ) -> [BenchmarkResult] {
-        let time = context.measure { blackHole(streamWithSnapshots(document)) }
-        let timeDouble = context.measure { blackHole(streamWithSnapshots(double)) }
-        let timeLarge = context.measure { blackHole(streamWithSnapshots(large)) }
-        let reparseTime = context.measure { blackHole(reparseEveryDelta(reparse)) }
+        let times = context.measureAlternated([
+            { blackHole(streamWithSnapshots(document)) },
+            { blackHole(streamWithSnapshots(double)) },
+            { blackHole(streamWithSnapshots(large)) },
+            { blackHole(reparseEveryDelta(reparse)) },
+        ])
+        let (time, timeDouble, timeLarge, reparseTime) = (times[0], times[1], times[2], times[3])
         // Quadratic: scale by the square of the size ratio.
         let factor = Double(document.count) / Double(reparse.count)
         let extrapolated = reparseTime * factor * factor

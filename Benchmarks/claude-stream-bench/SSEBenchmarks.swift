@@ -1,5 +1,5 @@
 // Server-sent-event framing workloads, each beside memchr counting LF over
-// the same bytes:
+// the same bytes, measured in alternation with it (thread CPU time):
 // - a realistic Claude stream (~150-byte content_block_delta events, pings,
 //   message framing) in 16 KiB chunks, and as one buffer;
 // - huge events: 1 MiB data lines in 16 KiB chunks (64 of them, so that,
@@ -20,7 +20,7 @@ enum SSEBenchmarks {
         realistic.withUnsafeBytes { all in
             results.append(measureFeeding(
                 all, in: 16 << 10, named: "realistic, 16 KiB chunks", context,
-                target: ">= 1000 MB/s and >= 20% of memchr") { $0.megabytesPerSecond >= 1000 && ($0.ratio ?? 0) >= 0.20 })
+                target: ">= 50% of memchr") { ($0.ratio ?? 0) >= 0.50 })
             results.append(measureFeeding(all, in: all.count, named: "realistic, one buffer", context))
         }
         huge.withUnsafeBytes { all in
@@ -43,14 +43,18 @@ enum SSEBenchmarks {
         _ all: UnsafeRawBufferPointer, in chunkSize: Int, named name: String, _ context: BenchmarkContext,
         target: String? = nil, met: ((BenchmarkResult) -> Bool)? = nil
     ) -> BenchmarkResult {
-        let baseline = context.measure { blackHole(memchrLineCount(all)) }
-        let seconds = context.measure { blackHole(parseInChunks(all, chunkSize: chunkSize)) }
+        let half = UnsafeRawBufferPointer(rebasing: all[0..<(all.count / 2)])
+        var workloads = [
+            { blackHole(memchrLineCount(all)) },
+            { blackHole(parseInChunks(all, chunkSize: chunkSize)) },
+        ]
+        if met != nil { workloads.append { blackHole(parseInChunks(half, chunkSize: min(chunkSize, half.count))) } }
+        let times = context.measureAlternated(workloads)
         var row = BenchmarkResult(
-            suite: "sse", name: name, bytes: all.count, seconds: seconds,
-            baselineName: "memchr LF count", baselineSeconds: baseline, target: target)
+            suite: "sse", name: name, bytes: all.count, seconds: times[1],
+            baselineName: "memchr LF count", baselineSeconds: times[0], target: target)
         if let met {
-            let half = UnsafeRawBufferPointer(rebasing: all[0..<(all.count / 2)])
-            row.scaling = seconds / context.measure { blackHole(parseInChunks(half, chunkSize: min(chunkSize, half.count))) }
+            row.scaling = times[1] / times[2]
             row.targetMet = met(row)
         }
         return row

@@ -234,13 +234,17 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
 
 /// A one-body HTTP/1.1 server on 127.0.0.1: reads each request, answers
 /// with `body` in chunked encoding, `chunk` bytes per piece, then closes.
+/// Connections are served one after the other, or with `concurrent` each
+/// on a thread of its own (many clients at once).
 final class _BenchServer: Sendable {
     let port: Int
     private let listener: Int32
+    private let concurrent: Bool
     /// The whole response (head, chunked body, last chunk), built once.
     private let response: [UInt8]
 
-    init?(body: [UInt8], chunk: Int) {
+    init?(body: [UInt8], chunk: Int, concurrent: Bool = false) {
+        self.concurrent = concurrent
         var response = Array("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n".utf8)
         response.reserveCapacity(body.count + body.count / chunk * 12 + 128)
         var offset = 0
@@ -266,7 +270,7 @@ final class _BenchServer: Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(fd, socketAddress, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, socketAddress, &length) == 0
+                bind(fd, socketAddress, length) == 0 && listen(fd, concurrent ? 4096 : 16) == 0 && getsockname(fd, socketAddress, &length) == 0
             }
         }
         guard bound else {
@@ -289,8 +293,15 @@ final class _BenchServer: Sendable {
             guard connection >= 0 else { return }
             var one: Int32 = 1
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            serve(connection)
-            close(connection)
+            if concurrent {
+                Thread { [self] in
+                    serve(connection)
+                    close(connection)
+                }.start()
+            } else {
+                serve(connection)
+                close(connection)
+            }
         }
     }
 

@@ -14,6 +14,7 @@ let registeredSuites: [BenchmarkSuite] = [
     SSEBenchmarks.suite,
     JSONBenchmarks.suite,
     AccumulatorBenchmarks.suite,
+    ManyStreamsBenchmarks.suite,
     TransportBenchmarks.suite,
     ConversationBenchmarks.suite,
     AWSEventStreamBenchmarks.suite,

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Outside figures of the claude-stream command line, each beside its baseline
-in the same run: CPU time from the child's rusage (minimum of 5 runs), peak
-resident memory, and first-event latency on a live pipe.
+in the same run: CPU time from the child's rusage (medians of 7 runs, each
+command alternated with `wc -l` on the same file), peak resident memory, and
+first-event latency on a live pipe.
 
 usage: Benchmarks/cli/figures.py [PATH-TO-claude-stream]
        (default .build/release/claude-stream; build it with
         swift build -c release --product claude-stream)
 
 Streams are generated here, never stored: 64 MiB of the recorded corpus
-(../shared/corpus/anthropic-sse) repeated, and a 122 MB stream with 16 MiB
-of tool input streamed in 16-byte deltas.
+(../shared/corpus/anthropic-sse) repeated, a 63 MB stream of 20-byte text
+deltas, and a 122 MB stream with 16 MiB of tool input streamed in 16-byte
+deltas. The process start alone (a 2 KB input) is measured too: it is the
+floor under every figure (dynamic linking of the Swift runtime and
+Foundation).
 """
-import glob, os, resource, subprocess, sys, tempfile, time
+import glob, os, resource, statistics, subprocess, sys, tempfile, time
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/claude-stream"
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/corpus/anthropic-sse")
@@ -31,6 +35,41 @@ def child_cpu(command, stdin=None, stdout=subprocess.DEVNULL):
 
 def best_of(runs, command):
     return min(child_cpu(command)[0] for _ in range(runs))
+
+
+def alternated(commands, runs=7):
+    """Median CPU seconds of each command, run in turns (forwards, then backwards)."""
+    times = [[] for _ in commands]
+    for round in range(runs):
+        order = range(len(commands)) if round % 2 == 0 else reversed(range(len(commands)))
+        for index in order:
+            times[index].append(child_cpu(commands[index])[0])
+    return [statistics.median(t) for t in times]
+
+
+def text_delta_stream(path, size=63_000_000):
+    """One message whose text arrives in 20-byte deltas (escapes included), `size` bytes."""
+    words = [b"the ", b"stream ", b"of ", b"tokens ", b"arrives ", b"in ", b"small ", b"pieces ", b"\\u00e9 ", b"\\n"]
+    head = (b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_t","type":"message",'
+            b'"role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,'
+            b'"usage":{"input_tokens":1,"output_tokens":1}}}\n\n'
+            b'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n')
+    tail = (b'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n'
+            b'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}\n\n'
+            b'event: message_stop\ndata: {"type":"message_stop"}\n\n')
+    with open(path, "wb") as out:
+        out.write(head)
+        written, word = len(head) + len(tail), 0
+        while written < size:
+            text = b""
+            while len(text) + len(words[word % len(words)]) <= 20:
+                text += words[word % len(words)]
+                word += 7
+            event = (b'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"'
+                     + text.ljust(20) + b'"}}\n\n')
+            out.write(event)
+            written += len(event)
+        out.write(tail)
 
 
 def realistic_stream(path, size=64 << 20):
@@ -85,8 +124,32 @@ latencies = sorted(first_event_latency() for _ in range(5))
 print("first event of a live pipe: " + ", ".join(f"{l * 1000:.1f} ms" for l in latencies))
 
 with tempfile.TemporaryDirectory() as directory:
+    tiny = os.path.join(directory, "tiny.sse")
+    with open(tiny, "wb") as out:
+        out.write(b"data: {}\n\n" * 200)
+    start_events, start_replay, start_wc = alternated([[BINARY, "events", "--count", tiny], [BINARY, "replay", "--final-json", tiny],
+                                                       ["wc", "-l", tiny]], runs=9)
+    print(f"process start (2 KB input): events {start_events * 1000:.1f} ms, replay {start_replay * 1000:.1f} ms CPU; wc -l {start_wc * 1000:.1f} ms")
+
     stream = os.path.join(directory, "stream.sse")
     realistic_stream(stream)
-    wc = best_of(5, ["wc", "-l", stream])
-    events = best_of(5, [BINARY, "events", "--count", stream])
+    events, wc = alternated([[BINARY, "events", "--count", stream], ["wc", "-l", stream]])
     print(f"events --count, 64 MiB of recorded streams: {events:.4f} s CPU; wc -l {wc:.4f} s; ratio {events / max(wc, 1e-9):.2f}x")
+
+    text = os.path.join(directory, "text.sse")
+    text_delta_stream(text)
+    size = os.path.getsize(text)
+    events, replay, wc = alternated([[BINARY, "events", "--count", text], [BINARY, "replay", "--final-json", text], ["wc", "-l", text]])
+    print(f"{size / 1e6:.0f} MB of 20-byte text deltas: events --count {events:.4f} s = {events / wc:.2f}x wc -l; "
+          f"replay --final-json {replay:.4f} s = {replay / wc:.2f}x wc -l ({wc:.4f} s); "
+          f"beyond the process start: events {(events - start_events) / wc:.2f}x, replay {(replay - start_replay) / wc:.2f}x")
+    text_peak = child_cpu([BINARY, "replay", "--final-json", "-"], stdin=lambda: iter([open(text, "rb").read()]))[1]
+    print(f"replay --final-json of the same through a pipe: peak RSS {text_peak / 1024:.1f} MiB")
+
+    tool = os.path.join(directory, "tool.sse")
+    with open(tool, "wb") as out:
+        for piece in tool_input_stream():
+            out.write(piece)
+    tool_cpu, tool_wc = alternated([[BINARY, "replay", "--final-json", tool], ["wc", "-l", tool]], runs=5)
+    print(f"replay --final-json, {os.path.getsize(tool) / 1e6:.1f} MB stream of 16 MiB tool input: {tool_cpu:.3f} s CPU = "
+          f"{os.path.getsize(tool) / tool_cpu / 1e6:.0f} MB/s of stream; wc -l {tool_wc:.4f} s")

@@ -184,6 +184,21 @@ extension SSEParser {
         if _data.lineCount > 0 {
             let retry = _retry
             let hasType = _eventType.byteCount > 0
+            if let dataRange = _data.borrowed, _lastEventID.isEmpty, !hasType || _eventType.borrowed != nil {
+                // The usual event: every value still in the chunk and no
+                // event ID. Built from the chunk alone, no buffer's storage
+                // is touched (reading each through `withUnsafeBytes` cost a
+                // retain and a release of each array per event).
+                let type = _eventType.borrowed.map { UnsafeRawBufferPointer(rebasing: chunk[$0]) }
+                onEvent(SSEEventView(
+                    data: UnsafeRawBufferPointer(rebasing: chunk[dataRange]), eventType: hasType ? type : nil,
+                    lastEventID: UnsafeRawBufferPointer(start: nil, count: 0), retry: retry, streamOffset: lineEndOffset))
+                _data.clear()
+                if _eventType.lineCount > 0 { _eventType.clear() }
+                _retry = nil
+                _blockStartOffset = -1
+                return
+            }
             _data.withBytes(chunk) { data in
                 _eventType.withBytes(chunk) { type in
                     _lastEventID.withUnsafeBytes { id in

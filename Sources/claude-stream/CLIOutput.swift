@@ -67,22 +67,30 @@ struct OutputWriter {
 
     /// The value as compact JSON and a newline, encoded straight into the
     /// buffer (a 16 MiB tool input is not first made a String, then copied).
+    /// The buffer is written out whenever it holds 64 KiB, also inside a
+    /// long string, so a message of any size passes through the one buffer.
     mutating func writeJSONLine(_ value: JSONValue) {
-        value.encodeCompact(into: &buffer)
+        let descriptor = fileDescriptor
+        value.encodeCompact(into: &buffer, drainingAt: 1 << 16) { Self.writeAll(descriptor, &$0) }
         buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     mutating func flush() {
+        Self.writeAll(fileDescriptor, &buffer)
+    }
+
+    /// Writes `bytes` to `descriptor` and empties them.
+    private static func writeAll(_ descriptor: Int32, _ bytes: inout [UInt8]) {
         var offset = 0
-        buffer.withUnsafeBytes { raw in
+        bytes.withUnsafeBytes { raw in
             while offset < raw.count {
-                let written = systemWrite(fileDescriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                let written = systemWrite(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
                 if written <= 0 { break }
                 offset += written
             }
         }
-        buffer.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
     }
 }
 

@@ -76,8 +76,13 @@ struct _HotDelta {
 }
 
 struct _HotDeltaScanner {
-    /// Unescaped payload of the last scan whose string had escapes.
-    private(set) var unescaped: [UInt8] = []
+    /// Holds the unescaped payload of the last scan whose string had
+    /// escapes, at the delta's `payloadRange`; bytes past it are stale.
+    private(set) var unescapedBuffer: [UInt8] = []
+    private var unescapedCount = 0
+
+    /// The unescaped payload of the last scan whose string had escapes.
+    var unescaped: [UInt8] { Array(unescapedBuffer[0..<unescapedCount]) }
 
     /// Reads `data` as a hot delta, or returns nil (use the full parser).
     ///
@@ -96,7 +101,8 @@ struct _HotDeltaScanner {
               let index = reader.smallInteger(),
               reader.consumeLiteral(#","delta":{"type":""#) else { return nil }
         guard let kind = _HotDeltaKind.first(where: { reader.consumeCanonicalHead(of: $0) }) else { return nil }
-        guard let payload = reader.string(unescapingInto: &unescaped) else { return nil }
+        guard let payload = reader.string(unescapingInto: &unescapedBuffer) else { return nil }
+        if !payload.inData { unescapedCount = payload.range.count }
         reader.skipWhitespace()
         guard reader.consume(0x7D) else { return nil }
         reader.skipWhitespace()
@@ -157,7 +163,8 @@ struct _HotDeltaScanner {
                 kind = k
             } else if payloadKey == nil {
                 payloadKey = key
-                guard let read = reader.string(unescapingInto: &unescaped) else { return nil }
+                guard let read = reader.string(unescapingInto: &unescapedBuffer) else { return nil }
+                if !read.inData { unescapedCount = read.range.count }
                 payload = read
             } else {
                 return nil
@@ -252,45 +259,64 @@ struct _ByteReader {
     }
 
     /// A string value. Without escapes it is returned as a range of the
-    /// input (no copy); with escapes it is unescaped into `out` (cleared
-    /// first). Nil on anything the scanner leaves to the full parser:
-    /// surrogate escapes, invalid UTF-8, bad escapes, control bytes.
+    /// input (no copy); with escapes it is unescaped into `out` from its
+    /// start, and the range is that of `out` (whose count is only ever
+    /// raised: bytes past the range are stale). Nil on anything the scanner
+    /// leaves to the full parser: surrogate escapes, invalid UTF-8, bad
+    /// escapes, control bytes.
     mutating func string(unescapingInto out: inout [UInt8]) -> (range: Range<Int>, inData: Bool)? {
         guard consume(0x22), let p = _bytes else { return nil }
         let start = position
         let n = base.count
-        var copying = false
-        while true {
-            let runStart = position
-            let run = _JSONStringReader.run(p, from: position, to: n)
-            // Ill-formed or cut UTF-8, or no closing quote: the parser's to report.
-            guard case .special = run.stop else { return nil }
-            position = run.end
-            let b = p[position]
-            if b == 0x22 {
-                position += 1
-                guard copying else { return (start..<(position - 1), true) }
-                out._appendBytes(UnsafeRawBufferPointer(start: p + runStart, count: position - 1 - runStart))
-                return (0..<out.count, false)
-            }
-            guard b == 0x5C else { return nil }  // control byte
-            if copying {
-                out._appendBytes(UnsafeRawBufferPointer(start: p + runStart, count: position - runStart))
-            } else {
-                copying = true
-                out.removeAll(keepingCapacity: true)
-                out._appendBytes(UnsafeRawBufferPointer(start: p + start, count: position - start))
-            }
+        let first = _JSONStringReader.run(p, from: position, to: n)
+        // Ill-formed or cut UTF-8, or no closing quote: the parser's to report.
+        guard case .special = first.stop else { return nil }
+        position = first.end
+        if p[position] == 0x22 {
             position += 1
-            guard let e = peek() else { return nil }
-            position += 1
-            if let byte = _JSONStringReader.escapedByte(e) {
-                out.append(byte)
-                continue
-            }
-            guard e == 0x75, let scalar = hex4(), !(0xD800...0xDFFF).contains(scalar) else { return nil }
-            _JSONStringReader.withUTF8(of: scalar) { out._appendBytes(UnsafeRawBufferPointer($0)) }
+            return (start..<(position - 1), true)
         }
+        guard p[position] == 0x5C else { return nil }  // control byte
+        // An escape is never shorter than what it stands for (`\uXXXX`,
+        // six bytes, is at most three), so the rest of the input bounds the
+        // unescaped string: the buffer is sized once and written through a
+        // pointer, with no per-append capacity check.
+        if out.count < n - start { out = [UInt8](repeating: 0, count: Swift.max(n - start, 2 * out.count)) }
+        var written = 0
+        let closed = out.withUnsafeMutableBufferPointer { (destination) -> Bool in
+            guard let d = destination.baseAddress else { return false }
+            d.update(from: p + start, count: position - start)
+            written = position - start
+            while true {
+                // At a backslash.
+                position += 1
+                guard position < n else { return false }
+                let e = p[position]
+                position += 1
+                if let byte = _JSONStringReader.escapedByte(e) {
+                    d[written] = byte
+                    written += 1
+                } else {
+                    guard e == 0x75, let scalar = hex4(), !(0xD800...0xDFFF).contains(scalar) else { return false }
+                    _JSONStringReader.withUTF8(of: scalar) { encoded in
+                        if let source = encoded.baseAddress { (d + written).update(from: source, count: encoded.count) }
+                        written += encoded.count
+                    }
+                }
+                let runStart = position
+                let run = _JSONStringReader.run(p, from: position, to: n)
+                guard case .special = run.stop else { return false }
+                position = run.end
+                (d + written).update(from: p + runStart, count: position - runStart)
+                written += position - runStart
+                if p[position] == 0x22 {
+                    position += 1
+                    return true
+                }
+                guard p[position] == 0x5C else { return false }
+            }
+        }
+        return closed ? (0..<written, false) : nil
     }
 
     /// Four hex digits of a `\u` escape.

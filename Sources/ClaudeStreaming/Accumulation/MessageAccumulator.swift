@@ -274,11 +274,11 @@ struct _AccumulatorState: Sendable {
                     let payload = UnsafeRawBufferPointer(rebasing: data[delta.payloadRange])
                     try applyDelta(delta.kind, payload: payload.bindMemory(to: UInt8.self), at: delta.index)
                 } else {
-                    let unescaped = scanner.unescaped
+                    let unescaped = scanner.unescapedBuffer
                     var failure: _EventFailure?
-                    unescaped.withUnsafeBufferPointer { payload in
+                    unescaped.withUnsafeBufferPointer { buffer in
                         do throws(_EventFailure) {
-                            try applyDelta(delta.kind, payload: payload, at: delta.index)
+                            try applyDelta(delta.kind, payload: UnsafeBufferPointer(rebasing: buffer[delta.payloadRange]), at: delta.index)
                         } catch {
                             failure = error
                         }

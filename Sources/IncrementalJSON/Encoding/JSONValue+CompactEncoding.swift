@@ -14,28 +14,44 @@ extension JSONValue {
     ///
     /// - Complexity: O(size of the value).
     public func encodeCompact(into out: inout [UInt8]) {
+        _encodeCompact(into: &out, limit: .max) { _ in }
+    }
+
+    /// Writes compact JSON for this value through `out`, handing it to
+    /// `drain` whenever it holds `limit` bytes or more (`drain` writes the
+    /// bytes somewhere and empties the buffer), so a value of any size is
+    /// written with a buffer of about `limit` bytes. What is left at the end
+    /// stays in `out`.
+    ///
+    /// - Complexity: O(size of the value).
+    public func encodeCompact(into out: inout [UInt8], drainingAt limit: Int, _ drain: (inout [UInt8]) -> Void) {
+        _encodeCompact(into: &out, limit: Swift.max(limit, 16), drain)
+    }
+
+    func _encodeCompact(into out: inout [UInt8], limit: Int, _ drain: (inout [UInt8]) -> Void) {
         switch kind {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .number(let number): number._withUTF8 { out.append(contentsOf: $0) }
-        case .string(let text): _encodeString(text, into: &out)
+        case .string(let text): _encodeString(text, into: &out, limit: limit, drain)
         case .array(let array):
             out.append(UInt8(ascii: "["))
             for (index, element) in array.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                element.encodeCompact(into: &out)
+                element._encodeCompact(into: &out, limit: limit, drain)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             for (index, member) in object.entries.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                _encodeString(AppendOnlyText(member.key), into: &out)
+                _encodeString(AppendOnlyText(member.key), into: &out, limit: limit, drain)
                 out.append(UInt8(ascii: ":"))
-                member.value.encodeCompact(into: &out)
+                member.value._encodeCompact(into: &out, limit: limit, drain)
             }
             out.append(UInt8(ascii: "}"))
         }
+        if out.count >= limit { drain(&out) }
     }
 
     /// Compact JSON for this value (incomplete nodes closed).
@@ -48,17 +64,30 @@ extension JSONValue {
 
 /// Writes `text` as a JSON string literal.
 func _encodeString(_ text: AppendOnlyText, into out: inout [UInt8]) {
+    _encodeString(text, into: &out, limit: .max) { _ in }
+}
+
+/// Writes `text` as a JSON string literal, draining `out` between pieces of
+/// at most `limit` bytes. Plain runs are skipped eight bytes at a time.
+func _encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, _ drain: (inout [UInt8]) -> Void) {
     out.append(UInt8(ascii: "\""))
     text.withUTF8 { bytes in
+        guard let p = bytes.baseAddress else { return }
         let end = _completeCharacterPrefix(bytes)
         var runStart = 0
         var i = 0
         while i < end {
-            let b = bytes[i]
-            if b >= 0x20 && b < 0x80 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
-                i += 1
+            let stop = limit < end &- i ? i &+ limit : end
+            i = _JSONStringReader.skipPlain(p, i, stop)
+            if i == stop {
+                if i &- runStart >= limit {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                    runStart = i
+                    if out.count >= limit { drain(&out) }
+                }
                 continue
             }
+            let b = p[i]
             if b >= 0x80, let length = _validSequenceLength(bytes, i, end) {
                 i += length
                 continue
@@ -67,6 +96,7 @@ func _encodeString(_ text: AppendOnlyText, into out: inout [UInt8]) {
             _encodeSpecial(b, into: &out)
             i += 1
             runStart = i
+            if out.count >= limit { drain(&out) }
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end]))
     }

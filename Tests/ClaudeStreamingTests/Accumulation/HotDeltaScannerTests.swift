@@ -35,6 +35,21 @@ import Testing
         #expect(agreement(canonical(kind, payload: "caf\u{E9} \u{2614} ok")) == nil)
     }
 
+    /// The unescape buffer is reused and only grows: a short escaped
+    /// payload after a long one is exactly its own bytes.
+    @Test func escapedPayloadAfterALongerOneIsExactlyItsOwn() throws {
+        var scanner = _HotDeltaScanner()
+        let payloads = [#"a long \"escaped\" payload \u00e9, long enough to leave bytes behind\n"#, #"a\nb"#, #"\t"#]
+        let expected = ["a long \"escaped\" payload \u{E9}, long enough to leave bytes behind\n", "a\nb", "\t"]
+        for (payload, text) in zip(payloads, expected) {
+            let event = canonical(.text, payload: payload)
+            let read = try #require(event.withUnsafeBytes { scanner.scan($0) })
+            #expect(!read.payloadIsInData)
+            #expect(scanner.unescaped == Array(text.utf8))
+            #expect(Array(scanner.unescapedBuffer[read.payloadRange]) == Array(text.utf8))
+        }
+    }
+
     /// Keys in another order and whitespace take the any-order path.
     @Test func keysInAnyOrderAreRead() throws {
         let event = Array(#"{ "index" : 7 , "delta" : { "text" : "hi" , "type" : "text_delta" } , "type" : "content_block_delta" }"#.utf8)
