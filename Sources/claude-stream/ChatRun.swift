@@ -142,8 +142,8 @@ final class TranscriptSaver: Sendable {
             fail("chat: the conversation cannot be saved to \(path): \(error); the file was left as it is")
             return
         }
-        do throws(TranscriptFile.Failure) { try TranscriptFile.replace(path, with: bytes) } catch {
-            fail("chat: \(error.message)")
+        do throws(TranscriptFileError) { try TranscriptFile(path: path).replace(with: bytes) } catch {
+            fail("chat: \(error)")
         }
     }
 

@@ -112,8 +112,10 @@ enum ChatSetup {
 
     /// The bytes of `path`, nil when there is no such file.
     static func contents(_ path: String) throws(ChatSetupFailure) -> [UInt8]? {
-        do throws(TranscriptFile.Failure) { return try TranscriptFile.contents(path) } catch {
-            throw ChatSetupFailure(message: error.message, status: error.status)
+        do throws(TranscriptFileError) { return try TranscriptFile(path: path).readBytes() } catch {
+            // Too large is not valid input (65); any other failure is one of reading (66).
+            let status: Int32 = if case .tooLarge = error.kind { 65 } else { 66 }
+            throw ChatSetupFailure(message: error.description, status: status)
         }
     }
 }

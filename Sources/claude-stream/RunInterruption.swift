@@ -9,6 +9,7 @@
 // gets SIGKILL, a half-written temporary transcript is removed, and chat
 // exits at once with 128 + the signal.
 
+import ClaudeSession
 import Dispatch
 import Synchronization
 
@@ -81,7 +82,7 @@ enum RunInterruption {
         guard first else {
             guard case .signal(let number) = reason else { return }
             LiveToolGroups.killAll()
-            TranscriptFile.removeTemporary()
+            TranscriptFile.removeUnfinishedTemporaryFiles()
             _exit(128 + number)
         }
         cancel?()
