@@ -6,6 +6,7 @@
 import Foundation
 import IncrementalJSON
 import Synchronization
+import ClaudeTestSupport
 import Testing
 @testable import ClaudeStreaming
 
