@@ -4,7 +4,7 @@
 // only the standard library, Foundation, Glibc/Darwin and Synchronization.
 //
 // Library modules form a strict chain; each knows nothing of those after it:
-//   ServerSentEvents, AWSEventStream, AppendOnlyStorage → IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport  →  ClaudeSession
+//   ServerSentEvents, AWSEventStream, AppendOnlyStorage → IncrementalJSON  →  ClaudeStreaming  →  ClaudeTransport  →  ClaudeSession  →  ClaudeShellTools
 // A target's dependencies are exactly the modules its files import (CI
 // checks it with --explicit-target-dependency-import-check); AppendOnlyStorage
 // reaches the modules after IncrementalJSON through its re-export.
@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "ClaudeStreaming", targets: ["ClaudeStreaming"]),
         .library(name: "ClaudeTransport", targets: ["ClaudeTransport"]),
         .library(name: "ClaudeSession", targets: ["ClaudeSession"]),
+        .library(name: "ClaudeShellTools", targets: ["ClaudeShellTools"]),
         .executable(name: "claude-stream", targets: ["claude-stream"]),
     ],
     targets: [
@@ -51,11 +52,16 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["IncrementalJSON", "ClaudeStreaming"], swiftSettings: strict),
         .target(name: "ClaudeSession", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"], swiftSettings: strict),
+        // Shell commands as client tools; its files compile only on Linux and
+        // macOS (elsewhere an app cannot start processes, and it is empty).
+        .target(name: "ClaudeShellTools", dependencies: ["IncrementalJSON", "ClaudeTransport", "ClaudeSession"], swiftSettings: strict),
 
         // MARK: Command line
         .executableTarget(
             name: "claude-stream",
-            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession"],
+            dependencies: [
+                "ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeShellTools",
+            ],
             swiftSettings: strict),
 
         // MARK: Fuzz properties
@@ -96,6 +102,8 @@ let package = Package(
         .testTarget(
             name: "ClaudeTransportTests", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "FuzzProperties", "ClaudeTestSupport"],
             swiftSettings: strict),
+        .testTarget(
+            name: "ClaudeShellToolsTests", dependencies: ["IncrementalJSON", "ClaudeSession", "ClaudeShellTools"], swiftSettings: strict),
         // `chat` run as a process against the loopback server.
         .testTarget(
             name: "ChatCommandTests", dependencies: ["claude-stream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],

@@ -16,6 +16,7 @@
 // be written; 128+N stopped by signal N (130 SIGINT, 143 SIGTERM).
 
 import ClaudeSession
+import ClaudeShellTools
 import ClaudeStreaming
 import ClaudeTransport
 import Foundation
@@ -161,13 +162,11 @@ enum ChatCommand {
         _ options: ChatOptions, transcript: SessionTranscript, environment: [String: String],
         configuration: ClientConfiguration, saver: TranscriptSaver
     ) -> ClaudeSession {
-        let secrets = CredentialEnvironment.scrubbed.compactMap { environment[$0] }.filter { !$0.isEmpty }
-        let settings = ShellToolSettings(
-            environment: environment,
-            limits: ToolProcessLimits(timeout: .milliseconds(Int64(options.toolTimeout * 1000))),
-            redactor: SecretRedactor(secrets: secrets))
+        var toolOptions = ShellToolOptions(
+            environment: environment, limits: ShellToolLimits(timeout: .milliseconds(Int64(options.toolTimeout * 1000))))
+        toolOptions.timeoutName = "--tool-timeout"
         let tools: [any ClientTool] = options.toolCommands.map {
-            ShellTool(name: $0.name, command: $0.command, outputIsJSON: $0.json, settings: settings)
+            ShellTool(name: $0.name, command: $0.command, outputIsJSON: $0.json, options: toolOptions)
         }
         let sessionConfiguration = SessionConfiguration(
             maxTurns: options.maxTurns, pendingCalls: .answerAsNotRun, maxConcurrentTools: options.toolConcurrency,

@@ -3,6 +3,7 @@
 // infinities and values past the bound are usage errors (exit 64) that name
 // the flag and the bound.
 
+import ClaudeShellTools
 import ClaudeTransport
 
 struct ChatUsageError: Error {
@@ -25,9 +26,10 @@ struct ChatOptions: Sendable {
     /// `--tool` and `--tool-json`, in the order given.
     var toolCommands: [ToolCommand] = []
     /// `--tool-timeout`: seconds from a tool's start to SIGTERM of its group.
-    var toolTimeout = ShellToolSettings.defaultTimeout
-    /// `--tool-concurrency`: tool processes at once.
-    var toolConcurrency = ShellToolSettings.defaultConcurrency
+    var toolTimeout = Double(ShellToolLimits.defaultTimeout.components.seconds)
+    /// `--tool-concurrency`: tool processes at once (4 by default: a shell
+    /// tool is a process, fewer at once than the session's default).
+    var toolConcurrency = 4
     var toolChoice: ToolChoice?
     var maxTurns = 10
     var transcriptPath: String?

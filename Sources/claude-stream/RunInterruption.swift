@@ -10,6 +10,7 @@
 // exits at once with 128 + the signal.
 
 import ClaudeSession
+import ClaudeShellTools
 import Dispatch
 import Synchronization
 

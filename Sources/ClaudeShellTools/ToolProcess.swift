@@ -1,3 +1,5 @@
+#if os(Linux) || os(macOS)
+
 // One shell command run as a tool: `/bin/sh -c COMMAND` as a child in a
 // process group of its own, its input JSON on stdin, stdout and stderr read
 // as they come, without a thread blocked on it.
@@ -28,18 +30,6 @@ import Glibc
 import Darwin
 #endif
 
-/// How one tool process is bounded.
-struct ToolProcessLimits: Sendable {
-    /// From the start to SIGTERM of the group.
-    var timeout: Duration
-    /// From SIGTERM to SIGKILL.
-    var grace: Duration = .milliseconds(500)
-    /// Most stdout bytes kept; past that the group is killed.
-    var maxOutputBytes: Int = 16 << 20
-    /// The last bytes of stderr kept, for an error result.
-    var stderrTailBytes: Int = 2048
-}
-
 /// How a tool process ended, and what it wrote.
 struct ToolProcessOutcome: Sendable {
     enum Ending: Sendable, Equatable {
@@ -59,26 +49,29 @@ struct ToolProcessOutcome: Sendable {
     var stderrTail: [UInt8] = []
 }
 
-/// Process groups of tools still running, so an exit path that cannot wait
-/// (a second Ctrl-C) still kills them.
-enum LiveToolGroups {
+/// The process groups of shell tools still running, so an exit path that
+/// cannot wait for them (a second Ctrl-C) still kills them.
+public enum LiveToolGroups {
     private static let groups = Mutex<Set<pid_t>>([])
 
     static func insert(_ group: pid_t) { _ = groups.withLock { $0.insert(group) } }
     static func remove(_ group: pid_t) { _ = groups.withLock { $0.remove(group) } }
 
-    /// SIGKILL to every group still registered.
-    static func killAll() {
+    /// Sends SIGKILL to every group still running, without waiting; for an
+    /// exit that cannot wait (cancelling the calls is the orderly way).
+    public static func killAll() {
         for group in groups.withLock({ $0 }) { kill(-group, SIGKILL) }
     }
 }
 
-/// Makes chat a child subreaper (Linux): a tool's orphans, killed with its
-/// group, are then reparented to chat and reaped by it, instead of going to
-/// an init that may never reap them (a container's), where they would stay
-/// zombies of the group.
-enum ToolReaper {
-    static func becomeSubreaper() {
+/// Makes this process a child subreaper (Linux): a tool's orphans, killed
+/// with its group, are then reparented to this process and reaped by it,
+/// instead of going to an init that may never reap them (a container's),
+/// where they would stay zombies of the group.
+public enum ToolReaper {
+    /// Sets PR_SET_CHILD_SUBREAPER on Linux; does nothing elsewhere. Call it
+    /// once, before the first tool runs.
+    public static func becomeSubreaper() {
         #if os(Linux)
         // prctl is variadic, which Swift does not import; on Linux's calling
         // conventions integer arguments pass the same way either way.
@@ -94,7 +87,7 @@ enum ToolReaper {
 enum ToolProcess {
     /// Runs `/bin/sh -c command` with `input` on stdin and `environment`
     /// (`NAME=value` strings) as its whole environment.
-    static func run(_ command: String, input: [UInt8], environment: [String], limits: ToolProcessLimits) async -> ToolProcessOutcome {
+    static func run(_ command: String, input: [UInt8], environment: [String], limits: ShellToolLimits) async -> ToolProcessOutcome {
         let run = ToolProcessRun(command: command, input: input, environment: environment, limits: limits)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in run.start(continuation) }
@@ -109,8 +102,8 @@ private final class ToolProcessRun: @unchecked Sendable {
     private let command: String
     private let input: [UInt8]
     private let environment: [String]
-    private let limits: ToolProcessLimits
-    private let queue = DispatchQueue(label: "claude-stream.tool")
+    private let limits: ShellToolLimits
+    private let queue = DispatchQueue(label: "ClaudeShellTools.tool")
 
     private var continuation: CheckedContinuation<ToolProcessOutcome, Never>?
     private var cancelled = false
@@ -126,7 +119,7 @@ private final class ToolProcessRun: @unchecked Sendable {
     private var inputSource: (any DispatchSourceWrite)?
     private var inputFD: Int32 = -1
 
-    init(command: String, input: [UInt8], environment: [String], limits: ToolProcessLimits) {
+    init(command: String, input: [UInt8], environment: [String], limits: ShellToolLimits) {
         self.command = command
         self.input = input
         self.environment = environment
@@ -216,7 +209,7 @@ private final class ToolProcessRun: @unchecked Sendable {
     }
 
     /// Writes the input as the pipe takes it, then closes stdin (a command
-    /// that never reads gets EPIPE here, not SIGPIPE: chat ignores it).
+    /// that never reads gets EPIPE here, or SIGPIPE unless the process ignores it).
     private func feed(_ fd: Int32) {
         inputFD = fd
         guard !input.isEmpty else { return closeInput() }
@@ -307,8 +300,8 @@ private final class ToolProcessRun: @unchecked Sendable {
         reapGroup(attempts: 500)
     }
 
-    /// Reaps what the group left: chat is a child subreaper (ToolReaper), so
-    /// the killed orphans become its children and would stay zombies (still
+    /// Reaps what the group left: a child subreaper (ToolReaper), so
+    /// gets the killed orphans as its children and would stay zombies (still
     /// in the group) if nobody waited for them. Ends when the group has no
     /// child of ours left, or after `attempts` polls 10 ms apart.
     private func reapGroup(attempts: Int) {
@@ -348,3 +341,5 @@ private final class ToolProcessRun: @unchecked Sendable {
         continuation.resume(returning: outcome)
     }
 }
+
+#endif

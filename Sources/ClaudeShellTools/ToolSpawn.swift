@@ -1,3 +1,5 @@
+#if os(Linux) || os(macOS)
+
 // posix_spawn of `/bin/sh -c COMMAND` for a tool: its own process group, an
 // empty signal mask, every signal at its default disposition, the three
 // pipes as its only descriptors. Kept apart from ToolProcess, which only
@@ -34,7 +36,24 @@ enum ToolSpawn {
     private static let lock = Mutex(())
 
     static func spawn(_ command: String, environment: [String]) -> Result {
-        lock.withLock { _ in spawnLocked(command, environment: environment) }
+        lock.withLock { _ in
+            ignoreBrokenPipes()
+            return spawnLocked(command, environment: environment)
+        }
+    }
+
+    /// A command that exits without reading its input makes our write to
+    /// its stdin fail; that must be EPIPE, not a SIGPIPE that ends this
+    /// process. macOS can say so per descriptor (F_SETNOSIGPIPE, in
+    /// spawnLocked); Linux cannot for a pipe, so there a default SIGPIPE
+    /// disposition becomes "ignore", once. A handler the process installed
+    /// itself is left alone. Called under `lock`.
+    private static func ignoreBrokenPipes() {
+        #if os(Linux)
+        var current = sigaction()
+        guard sigaction(SIGPIPE, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return }
+        signal(SIGPIPE, SIG_IGN)
+        #endif
     }
 
     private static func spawnLocked(_ command: String, environment: [String]) -> Result {
@@ -87,6 +106,9 @@ enum ToolSpawn {
             return .failure("/bin/sh could not start (\(String(cString: strerror(spawned))))")
         }
         for fd in [input[1], output[0], errors[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        #if os(macOS)
+        _ = fcntl(input[1], F_SETNOSIGPIPE, 1)
+        #endif
         return .success(Child(pid: pid, stdin: input[1], stdout: output[0], stderr: errors[0]))
     }
 
@@ -125,3 +147,5 @@ enum ToolSpawn {
         return fd >= 0 ? fd : nil
     }
 }
+
+#endif

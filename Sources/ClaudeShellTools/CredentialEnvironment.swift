@@ -1,5 +1,7 @@
-// The credentials `chat` may use, taken out of the process environment once,
-// and the environment a tool gets: everything else, never a credential.
+#if os(Linux) || os(macOS)
+
+// The credentials a client may use, taken out of the process environment
+// once, and the environment a tool gets: everything else, never a credential.
 //
 // A tool is another program, maybe one the model chose the input of, so it
 // must not be able to read a key. Two places hold one:
@@ -7,7 +9,7 @@
 //   * the environment passed to the child: built from this process's
 //     environment minus every name in `scrubbed` (the credential variables
 //     of the Anthropic API, Amazon Bedrock and Google Vertex AI, whether or
-//     not chat uses them);
+//     not the client uses them);
 //   * this process's own environment block, which Linux shows any process
 //     of the same user in /proc/PID/environ. `unsetenv` and `setenv` only
 //     change the `environ` pointer array; /proc reads the bytes execve put
@@ -21,10 +23,13 @@ import Glibc
 import Darwin
 #endif
 
-enum CredentialEnvironment {
+/// The credential variables a shell tool never sees, and the capture that
+/// removes them from the process itself.
+public enum CredentialEnvironment {
     /// Every variable that holds a credential, or names a file that does,
-    /// for the three endpoints. README.md ("The tool environment") lists them.
-    static let scrubbed: [String] = [
+    /// for the three endpoints (Anthropic API, Amazon Bedrock, Google
+    /// Vertex AI). README.md ("The tool environment") lists them.
+    public static let scrubbed: [String] = [
         // Anthropic API
         "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_ADMIN_KEY", "ANTHROPIC_CUSTOM_HEADERS",
         // Amazon Bedrock: its API key and the AWS SDK credential chain
@@ -42,8 +47,13 @@ enum CredentialEnvironment {
     /// client alone); afterwards no credential is left in the process's
     /// environment, neither in `environ` nor in the block /proc shows.
     ///
+    /// Call it once, first thing, before any thread reads the environment:
+    /// it overwrites the values where they lie (Linux shows the process's
+    /// original environment block to any process of the same user in
+    /// `/proc/PID/environ`), then unsets them.
+    ///
     /// - Complexity: O(size of the environment).
-    static func capture() -> [String: String] {
+    public static func capture() -> [String: String] {
         var captured: [String: String] = [:]
         guard var entry = environ as UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? else { return captured }
         var found: [String] = []
@@ -72,9 +82,17 @@ enum CredentialEnvironment {
         }
     }
 
+    /// The non-empty values of the credential variables in `environment`,
+    /// for a `SecretRedactor`.
+    public static func secrets(in environment: [String: String]) -> [String] {
+        scrubbed.compactMap { environment[$0] }.filter { !$0.isEmpty }
+    }
+
     /// `NAME=value` strings for a tool: `environment` without any
-    /// credential, plus `extra` (which wins).
-    static func forTool(_ environment: [String: String], extra: [(String, String)]) -> [String] {
+    /// credential (nor a name holding `=`), plus `extra` (which wins).
+    ///
+    /// - Complexity: O(n log n) in the size of the environment.
+    public static func forTool(_ environment: [String: String], extra: [(String, String)]) -> [String] {
         var result: [String] = []
         let extraNames = Set(extra.map(\.0))
         for (name, value) in environment.sorted(by: { $0.key < $1.key })
@@ -85,3 +103,5 @@ enum CredentialEnvironment {
         return result
     }
 }
+
+#endif

@@ -1,0 +1,54 @@
+#if os(Linux) || os(macOS)
+
+public import ClaudeTransport
+
+/// How long a shell tool may run and how much of its output is kept.
+public struct ShellToolLimits: Sendable, Hashable {
+    /// The default ``timeout``: 120 seconds.
+    public static let defaultTimeout: Duration = .seconds(120)
+
+    /// From the start to SIGTERM of the command's process group.
+    public var timeout: Duration
+    /// From SIGTERM to SIGKILL, for a command that ignores SIGTERM.
+    public var grace: Duration
+    /// Most stdout bytes kept; past that the group is killed and the call is an error.
+    public var maxOutputBytes: Int
+    /// The last bytes of stderr kept, for an error result's text.
+    public var stderrTailBytes: Int
+
+    /// Limits of `timeout`, `grace` (500 ms), 16 MiB of stdout and 2 KiB of stderr.
+    public init(
+        timeout: Duration = ShellToolLimits.defaultTimeout, grace: Duration = .milliseconds(500), maxOutputBytes: Int = 16 << 20,
+        stderrTailBytes: Int = 2048
+    ) {
+        self.timeout = timeout
+        self.grace = grace
+        self.maxOutputBytes = maxOutputBytes
+        self.stderrTailBytes = stderrTailBytes
+    }
+}
+
+/// What every ``ShellTool`` of a session shares: the environment, the
+/// limits and the redaction of what a command writes.
+public struct ShellToolOptions: Sendable {
+    /// The environment a command gets, less every name in
+    /// ``CredentialEnvironment/scrubbed`` (dropped at each call).
+    public var environment: [String: String]
+    /// The time and output limits of each call.
+    public var limits: ShellToolLimits
+    /// Removes secrets from a result's text (stdout and stderr alike).
+    public var redactor: SecretRedactor
+    /// How a timed-out call's text names the limit, in parentheses: "its
+    /// time limit" unless the limit has a name the user knows (a flag).
+    public var timeoutName: String = "its time limit"
+
+    /// Options for tools run in `environment`; by default the redactor
+    /// removes the value of every credential variable of `environment`.
+    public init(environment: [String: String], limits: ShellToolLimits = ShellToolLimits(), redactor: SecretRedactor? = nil) {
+        self.environment = environment
+        self.limits = limits
+        self.redactor = redactor ?? SecretRedactor(secrets: CredentialEnvironment.secrets(in: environment))
+    }
+}
+
+#endif

@@ -1,0 +1,101 @@
+// ShellTool called directly, without a session: what a command's output,
+// failure, time limit and cancellation become, and what it may see.
+
+#if os(Linux) || os(macOS)
+
+import ClaudeSession
+import ClaudeShellTools
+import IncrementalJSON
+import Testing
+
+private let clock = ContinuousClock()
+
+private func tool(
+    _ command: String, json: Bool = false, environment: [String: String] = ["PATH": "/usr/bin:/bin"],
+    limits: ShellToolLimits = ShellToolLimits(timeout: .seconds(20))
+) -> ShellTool {
+    ShellTool(name: "t", command: command, outputIsJSON: json, options: ShellToolOptions(environment: environment, limits: limits))
+}
+
+private func object(_ text: String) throws -> JSONValue { try JSONValue.parse(Array(text.utf8)) }
+
+@Suite struct ShellToolTests {
+    @Test func theInputIsStdinAndStdoutIsTheText() async throws {
+        let result = await tool("cat; echo").run(id: "toolu_1", input: try object(#"{"a":[1,2]}"#))
+        #expect(result == ShellToolResult(content: .string(#"{"a":[1,2]}"#), isError: false))
+    }
+
+    @Test func theEnvironmentNamesTheCallAndHoldsNoCredential() async throws {
+        let environment = ["PATH": "/usr/bin:/bin", "ANTHROPIC_API_KEY": "sk-ant-secret-value-123", "KEEP": "kept"]
+        let command = #"printf '%s|%s|%s|%s' "$CLAUDE_TOOL_USE_ID" "$CLAUDE_TOOL_NAME" "$KEEP" "${ANTHROPIC_API_KEY-unset}""#
+        let result = await tool(command, environment: environment).run(id: "toolu_9", input: .object([]))
+        #expect(result.content.stringValue == "toolu_9|t|kept|unset")
+        #expect(CredentialEnvironment.forTool(environment, extra: []) == ["KEEP=kept", "PATH=/usr/bin:/bin"])
+    }
+
+    @Test func aSecretInTheOutputIsRedacted() async throws {
+        let secret = "sk-ant-secret-value-123"
+        let result = await tool("echo \(secret)", environment: ["PATH": "/usr/bin:/bin", "ANTHROPIC_API_KEY": secret])
+            .run(id: "toolu_1", input: .object([]))
+        let text = try #require(result.content.stringValue)
+        #expect(!text.contains(secret))
+    }
+
+    @Test func aFailureSendsItsStatusStdoutAndTheTailOfStderr() async throws {
+        let result = await tool("echo partial; echo broken >&2; exit 3").run(id: "toolu_1", input: .object([]))
+        #expect(result.isError)
+        #expect(result.content.stringValue == "partial\n[the command exited with status 3]\nstderr:\nbroken\n")
+    }
+
+    @Test func callThrowsTheErrorResultsText() async throws {
+        await #expect(throws: ShellTool.Failure.self) { try await tool("exit 1").call(.object([])) }
+        let output = try await tool("echo fine").call(.object([]))
+        #expect(output == .text("fine"))
+    }
+
+    @Test func jsonOutputSendsAnyValue() async throws {
+        let number = await tool(#"echo '{"product":6}'"#, json: true).run(id: "toolu_1", input: .object([]))
+        #expect(number == ShellToolResult(content: .string(#"{"product":6}"#), isError: false))
+        let blocks = await tool(#"echo '[{"type":"text","text":"hi"}]'"#, json: true).run(id: "toolu_1", input: .object([]))
+        #expect(blocks.content.arrayValue?.count == 1)
+        #expect(!blocks.isError)
+        let notJSON = await tool("echo nope", json: true).run(id: "toolu_1", input: .object([]))
+        #expect(notJSON.isError)
+        #expect(notJSON.content.stringValue?.contains("not JSON") == true)
+    }
+
+    @Test func theTimeLimitKillsAGroupThatIgnoresSIGTERM() async throws {
+        let limits = ShellToolLimits(timeout: .milliseconds(300), grace: .milliseconds(200))
+        let start = clock.now
+        let result = await tool("trap '' TERM; sleep 30 & wait", limits: limits).run(id: "toolu_1", input: .object([]))
+        #expect(clock.now - start < .seconds(10))
+        #expect(result.isError)
+        #expect(result.content.stringValue?.contains("stopped after 0.3 s") == true)
+    }
+
+    @Test func tooMuchOutputStopsTheCommand() async throws {
+        let limits = ShellToolLimits(timeout: .seconds(20), maxOutputBytes: 1000)
+        let result = await tool("yes", limits: limits).run(id: "toolu_1", input: .object([]))
+        #expect(result.isError)
+        #expect(result.content.stringValue?.contains("wrote more than 1000 bytes") == true)
+    }
+
+    @Test func cancellingTheCallKillsTheCommand() async throws {
+        let start = clock.now
+        let call = Task { await tool("sleep 30").run(id: "toolu_1", input: .object([])) }
+        try await Task.sleep(for: .milliseconds(300))
+        call.cancel()
+        let result = await call.value
+        #expect(clock.now - start < .seconds(10))
+        #expect(result.isError)
+        #expect(result.content.stringValue?.contains("interrupted") == true || result.content.stringValue?.contains("did not run") == true)
+    }
+
+    @Test func aCommandThatNeverReadsItsInputDoesNotEndThisProcess() async throws {
+        let input = JSONValue.string(String(repeating: "x", count: 1 << 20))
+        let result = await tool("exit 0").run(id: "toolu_1", input: input)
+        #expect(result == ShellToolResult(content: .string(""), isError: false))
+    }
+}
+
+#endif
