@@ -78,14 +78,14 @@ enum ConversationBenchmarks {
     /// A session whose transcript has `turns` prompts and responses (each a
     /// mixed stream's message), the same history as Codable structs, and its
     /// size in bytes (response content plus prompt text).
-    static func conversation(turns: Int, perResponse: Int) -> (ClaudeSession, [_CodableMessage], Int) {
+    static func conversation(turns: Int, perResponse: Int) -> (ClaudeSession, [CodableMessage], Int) {
         var transcript = SessionTranscript(setup: MessageRequest(model: .opus5, messages: [], system: "Be brief."))
-        var mirror: [_CodableMessage] = []
+        var mirror: [CodableMessage] = []
         var bytes = 0
         for turn in 0..<turns {
             let prompt = "Question \(turn): what changed since the last answer?"
             transcript.appendPrompt([.text(prompt)])
-            mirror.append(_CodableMessage(role: "user", content: [_CodableBlock(type: "text", text: prompt)]))
+            mirror.append(CodableMessage(role: "user", content: [CodableBlock(type: "text", text: prompt)]))
             var accumulator = MessageAccumulator()
             guard (try? accumulator.feed(generate(.mixed, bytes: perResponse).bytes)) != nil, let message = try? accumulator.finish() else {
                 preconditionFailure("the generated stream is valid")
@@ -93,14 +93,14 @@ enum ConversationBenchmarks {
             let entry = ResponseEntry(message)
             bytes += entry.content.bytes.count + prompt.utf8.count  // also makes the bytes: the steady state
             transcript.appendResponse(entry)
-            mirror.append(_CodableMessage(role: "assistant", content: _CodableBlock.blocks(message.contentJSON())))
+            mirror.append(CodableMessage(role: "assistant", content: CodableBlock.blocks(message.contentJSON())))
             // Each response calls a tool (the generator repeats one id); its
             // result opens the next user turn, as the API requires.
             let results = Set(entry.toolCalls.map(\.id)).sorted().map { ToolResult(toolUseID: $0, content: .text("ok")) }
             guard (try? transcript.appendToolOutputs(results)) != nil else { preconditionFailure("each result answers a call") }
-            mirror.append(_CodableMessage(role: "user", content: results.map { _ in _CodableBlock(type: "tool_result", text: "ok") }))
+            mirror.append(CodableMessage(role: "user", content: results.map { _ in CodableBlock(type: "tool_result", text: "ok") }))
         }
-        let session = ClaudeSession(transcript: transcript, transport: _RecordedTransport(bytes: []))
+        let session = ClaudeSession(transcript: transcript, transport: RecordedTransport(bytes: []))
         return (session, mirror, bytes)
     }
 
@@ -108,8 +108,8 @@ enum ConversationBenchmarks {
 
     static func overhead(_ context: BenchmarkContext) -> BenchmarkResult {
         let stream = generate(.mixed, bytes: context.size(full: 4 << 20, quick: 256 << 10)).bytes
-        let transport = _RecordedTransport(bytes: stream)
-        let bareRun = { blackHole(_RecordedTransport.accumulate(stream)) }
+        let transport = RecordedTransport(bytes: stream)
+        let bareRun = { blackHole(RecordedTransport.accumulate(stream)) }
         let sessionRun = {
             let session = ClaudeSession(model: .opus5, transport: transport)
             blackHole(runBlocking { try? await session.respond(to: "Go") })
@@ -139,8 +139,8 @@ enum ConversationBenchmarks {
 extension ConversationBenchmarks {
     static func firstSend(_ context: BenchmarkContext) -> BenchmarkResult {
         let stream = generate(.mixed, bytes: context.size(full: 4 << 20, quick: 256 << 10)).bytes
-        guard let message = _RecordedTransport.accumulate(stream) else { preconditionFailure("the generated stream is valid") }
-        let bare = cpuTime(context) { blackHole(_RecordedTransport.accumulate(stream)) }
+        guard let message = RecordedTransport.accumulate(stream) else { preconditionFailure("the generated stream is valid") }
+        let bare = cpuTime(context) { blackHole(RecordedTransport.accumulate(stream)) }
         let seconds = cpuTime(context) { blackHole(ResponseEntry(message).content.bytes) }
         return BenchmarkResult(
             suite: "conversation", name: "first send: one response's content to bytes", bytes: stream.count,
@@ -150,7 +150,7 @@ extension ConversationBenchmarks {
 
 /// A transport that answers every request with the same recorded bytes,
 /// fed to the accumulator in 64 KiB chunks (as the network delivers them).
-struct _RecordedTransport: MessageStreaming {
+struct RecordedTransport: MessageStreaming {
     let bytes: [UInt8]
 
     static func accumulate(_ bytes: [UInt8]) -> MessageSnapshot? {
@@ -175,12 +175,12 @@ struct _RecordedTransport: MessageStreaming {
 }
 
 /// The history as a typical client keeps it: Codable structs for JSONEncoder.
-struct _CodableMessage: Encodable {
+struct CodableMessage: Encodable {
     var role: String
-    var content: [_CodableBlock]
+    var content: [CodableBlock]
 }
 
-struct _CodableBlock: Encodable {
+struct CodableBlock: Encodable {
     var type: String
     var text: String?
     var thinking: String?
@@ -189,22 +189,22 @@ struct _CodableBlock: Encodable {
     var name: String?
     var toolUseID: String?
     /// Nested JSON (tool input, result content, citations) as Foundation values.
-    var fields: [String: _AnyJSON] = [:]
+    var fields: [String: AnyJSON] = [:]
 
     init(type: String, text: String? = nil) {
         self.type = type
         self.text = text
     }
 
-    static func blocks(_ content: JSONValue) -> [_CodableBlock] {
+    static func blocks(_ content: JSONValue) -> [CodableBlock] {
         (content.arrayValue ?? JSONArray()).map { block in
-            var out = _CodableBlock(type: block["type"]?.stringValue ?? "", text: block["text"]?.stringValue)
+            var out = CodableBlock(type: block["type"]?.stringValue ?? "", text: block["text"]?.stringValue)
             out.thinking = block["thinking"]?.stringValue
             out.signature = block["signature"]?.stringValue
             out.id = block["id"]?.stringValue
             out.name = block["name"]?.stringValue
             out.toolUseID = block["tool_use_id"]?.stringValue
-            for key in ["input", "content", "citations"] { if let value = block[key] { out.fields[key] = _AnyJSON(value) } }
+            for key in ["input", "content", "citations"] { if let value = block[key] { out.fields[key] = AnyJSON(value) } }
             return out
         }
     }
@@ -227,8 +227,8 @@ struct _CodableBlock: Encodable {
 }
 
 /// Any JSON as Foundation-encodable values (what an SDK's `AnyCodable` does).
-enum _AnyJSON: Encodable {
-    case null, bool(Bool), number(Double), string(String), array([_AnyJSON]), object([String: _AnyJSON])
+enum AnyJSON: Encodable {
+    case null, bool(Bool), number(Double), string(String), array([AnyJSON]), object([String: AnyJSON])
 
     init(_ value: JSONValue) {
         switch value.kind {
@@ -236,8 +236,8 @@ enum _AnyJSON: Encodable {
         case .bool(let b): self = .bool(b)
         case .number(let n): self = .number((try? n.double()) ?? 0)
         case .string(let s): self = .string(s.string)
-        case .array(let a): self = .array(a.map(_AnyJSON.init))
-        case .object(let o): self = .object(Dictionary(o.entries.map { ($0.key, _AnyJSON($0.value)) }, uniquingKeysWith: { $1 }))
+        case .array(let a): self = .array(a.map(AnyJSON.init))
+        case .object(let o): self = .object(Dictionary(o.entries.map { ($0.key, AnyJSON($0.value)) }, uniquingKeysWith: { $1 }))
         }
     }
 

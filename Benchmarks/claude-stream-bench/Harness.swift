@@ -115,9 +115,9 @@ struct BenchmarkResult {
 /// Keeps the optimizer from deleting work whose result is otherwise unused.
 @inline(never)
 func blackHole<T>(_ value: T) {
-    withUnsafePointer(to: value) { _blackHoleSink = UnsafeRawPointer($0).load(as: UInt8.self) }
+    withUnsafePointer(to: value) { blackHoleSink = UnsafeRawPointer($0).load(as: UInt8.self) }
 }
-nonisolated(unsafe) var _blackHoleSink: UInt8 = 0
+nonisolated(unsafe) var blackHoleSink: UInt8 = 0
 
 // MARK: - Baseline
 

@@ -108,7 +108,7 @@ enum ManyStreamsClients {
     /// parent closes standard input.
     static func serve(_ arguments: [String]) -> Int32 {
         guard let bytes = arguments.first.flatMap({ Int($0) }) else { return 64 }
-        guard let server = _BenchServer(body: TransportBenchmarks.textStream(bytes: bytes), chunk: 16 << 10, concurrent: true) else {
+        guard let server = BenchServer(body: TransportBenchmarks.textStream(bytes: bytes), chunk: 16 << 10, concurrent: true) else {
             return 1
         }
         let line = Array("\(server.port)\n".utf8)

@@ -38,7 +38,7 @@ enum TransportBenchmarks {
         var results: [BenchmarkResult] = []
         for (kind, size) in workloads {
             let body = kind == "mixed" ? generate(.mixed, bytes: size).bytes : textStream(bytes: size)
-            guard let server = _BenchServer(body: body, chunk: chunk), let url = URL(string: "http://127.0.0.1:\(server.port)") else {
+            guard let server = BenchServer(body: body, chunk: chunk), let url = URL(string: "http://127.0.0.1:\(server.port)") else {
                 print("transport: could not open a loopback socket; skipped")
                 return []
             }
@@ -110,7 +110,7 @@ enum TransportBenchmarks {
     /// Receives the body with a bare URLSession whose delegate only counts
     /// the bytes; returns the byte count and the number of pieces.
     static func urlSessionAlone(_ url: URL) -> (bytes: Int, pieces: Int) {
-        let delegate = _CountingDelegate()
+        let delegate = CountingDelegate()
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
         var request = URLRequest(url: url.appendingPathComponent("v1/messages"))
         request.httpMethod = "POST"
@@ -236,7 +236,7 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
 /// with `body` in chunked encoding, `chunk` bytes per piece, then closes.
 /// Connections are served one after the other, or with `concurrent` each
 /// on a thread of its own (many clients at once).
-final class _BenchServer: Sendable {
+final class BenchServer: Sendable {
     let port: Int
     private let listener: Int32
     private let concurrent: Bool
@@ -347,7 +347,7 @@ final class _BenchServer: Sendable {
 }
 
 /// A data delegate that counts the body's bytes and pieces and signals completion.
-final class _CountingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+final class CountingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let count = Mutex<(bytes: Int, pieces: Int)>((0, 0))
     let done = DispatchSemaphore(value: 0)
 

@@ -122,7 +122,7 @@ public struct FuzzTrip: Decodable, Equatable, Sendable {
             }
 
             func isExtended(by later: Stop) -> Bool {
-                _grows(name, later.name) && _same(minutes, later.minutes) && _same(heading, later.heading)
+                grows(name, later.name) && same(minutes, later.minutes) && same(heading, later.heading)
             }
         }
 
@@ -131,12 +131,12 @@ public struct FuzzTrip: Decodable, Equatable, Sendable {
             var stops: [Stop]?
 
             var completed: FuzzTrip.Day? {
-                guard let title, let stops = stops.flatMap(_allCompleted(\.completed)) else { return nil }
+                guard let title, let stops = stops.flatMap(allCompleted(\.completed)) else { return nil }
                 return FuzzTrip.Day(title: title, stops: stops)
             }
 
             func isExtended(by later: Day) -> Bool {
-                _grows(title, later.title) && _arrayGrows(stops, later.stops) { $0.isExtended(by: $1) }
+                grows(title, later.title) && arrayGrows(stops, later.stops) { $0.isExtended(by: $1) }
             }
         }
 
@@ -151,16 +151,16 @@ public struct FuzzTrip: Decodable, Equatable, Sendable {
         /// The complete value when every field (recursively) is present.
         var completed: FuzzTrip? {
             guard let destination, let nights, let rating, let booked, let heading, let tags,
-                  let days = days.flatMap(_allCompleted(\.completed)) else { return nil }
+                  let days = days.flatMap(allCompleted(\.completed)) else { return nil }
             return FuzzTrip(destination: destination, nights: nights, rating: rating, booked: booked,
                             heading: heading, tags: tags, days: days)
         }
 
         func isExtended(by later: Partial) -> Bool {
-            _grows(destination, later.destination) && _same(nights, later.nights) && _same(rating, later.rating)
-                && _same(booked, later.booked) && _same(heading, later.heading)
-                && _arrayGrows(tags, later.tags) { _grows($0, $1) }
-                && _arrayGrows(days, later.days) { $0.isExtended(by: $1) }
+            grows(destination, later.destination) && same(nights, later.nights) && same(rating, later.rating)
+                && same(booked, later.booked) && same(heading, later.heading)
+                && arrayGrows(tags, later.tags) { grows($0, $1) }
+                && arrayGrows(days, later.days) { $0.isExtended(by: $1) }
         }
     }
 }
@@ -168,27 +168,27 @@ public struct FuzzTrip: Decodable, Equatable, Sendable {
 // MARK: Growth rules
 
 /// nil grows into anything; a value must stay as it was.
-private func _same<T: Equatable>(_ earlier: T?, _ later: T?) -> Bool {
+private func same<T: Equatable>(_ earlier: T?, _ later: T?) -> Bool {
     earlier == nil || earlier == later
 }
 
 /// A string may only gain text at its end (compared as UTF-8 bytes: a
 /// grapheme-based prefix test would reject `e` growing into `e` + U+0301).
-private func _grows(_ earlier: String?, _ later: String?) -> Bool {
+private func grows(_ earlier: String?, _ later: String?) -> Bool {
     guard let earlier else { return true }
     guard let later else { return false }
     return later.utf8.starts(with: earlier.utf8)
 }
 
 /// An array may only gain elements, each earlier element extended by its successor.
-private func _arrayGrows<T>(_ earlier: [T]?, _ later: [T]?, _ extends: (T, T) -> Bool) -> Bool {
+private func arrayGrows<T>(_ earlier: [T]?, _ later: [T]?, _ extends: (T, T) -> Bool) -> Bool {
     guard let earlier else { return true }
     guard let later, later.count >= earlier.count else { return false }
     return zip(earlier, later).allSatisfy(extends)
 }
 
 /// All elements completed, or nil when one is not.
-private func _allCompleted<T, U>(_ completed: @escaping (T) -> U?) -> ([T]) -> [U]? {
+private func allCompleted<T, U>(_ completed: @escaping (T) -> U?) -> ([T]) -> [U]? {
     { elements in
         var result: [U] = []
         for element in elements {

@@ -46,9 +46,9 @@ public struct AWSEventStreamError: Error, Sendable, Hashable, CustomStringConver
         "offset \(offset): " + {
             switch reason {
             case .preludeChecksumMismatch(let declared, let computed):
-                "prelude CRC \(_hex(declared)) does not match computed \(_hex(computed))"
+                "prelude CRC \(hexText(declared)) does not match computed \(hexText(computed))"
             case .messageChecksumMismatch(let declared, let computed):
-                "message CRC \(_hex(declared)) does not match computed \(_hex(computed))"
+                "message CRC \(hexText(declared)) does not match computed \(hexText(computed))"
             case .totalLengthTooSmall(let total): "total length \(total) is below the 16-byte minimum"
             case .headersLengthTooLarge(let headers, let total):
                 "headers length \(headers) does not fit in a message of \(total) bytes"
@@ -63,7 +63,7 @@ public struct AWSEventStreamError: Error, Sendable, Hashable, CustomStringConver
     }
 }
 
-func _hex(_ value: UInt32) -> String {
+func hexText(_ value: UInt32) -> String {
     let digits = String(value, radix: 16)
     return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
 }

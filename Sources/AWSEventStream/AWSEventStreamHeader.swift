@@ -60,7 +60,7 @@ public struct AWSEventStreamHeader: Sendable, Hashable {
 }
 
 /// Where one header lies inside its header block.
-struct _HeaderSpan {
+struct HeaderSpan {
     var name: Range<Int>
     var type: UInt8
     /// The value bytes (for types 6 and 7 without the length prefix).
@@ -68,7 +68,7 @@ struct _HeaderSpan {
 }
 
 /// A malformed header: what and where (offset inside the header block).
-struct _HeaderFault: Error {
+struct HeaderFault: Error {
     var reason: AWSEventStreamError.Reason
     var offset: Int
 }
@@ -76,13 +76,13 @@ struct _HeaderFault: Error {
 /// Reads the header starting at `start` of `block`.
 /// - Complexity: O(1).
 @inline(__always)
-func _readHeader(_ block: UnsafeRawBufferPointer, at start: Int) throws(_HeaderFault) -> _HeaderSpan {
+func readHeader(_ block: UnsafeRawBufferPointer, at start: Int) throws(HeaderFault) -> HeaderSpan {
     let end = block.count
     let nameLength = Int(block[start])
-    guard nameLength > 0 else { throw _HeaderFault(reason: .emptyHeaderName, offset: start) }
+    guard nameLength > 0 else { throw HeaderFault(reason: .emptyHeaderName, offset: start) }
     let nameStart = start + 1
     let typeIndex = nameStart + nameLength
-    guard typeIndex < end else { throw _HeaderFault(reason: .headerOverrun, offset: start) }
+    guard typeIndex < end else { throw HeaderFault(reason: .headerOverrun, offset: start) }
     let type = block[typeIndex]
     var valueStart = typeIndex + 1
     let valueLength: Int
@@ -94,38 +94,38 @@ func _readHeader(_ block: UnsafeRawBufferPointer, at start: Int) throws(_HeaderF
     case 5, 8: valueLength = 8
     case 9: valueLength = 16
     case 6, 7:
-        guard valueStart + 2 <= end else { throw _HeaderFault(reason: .headerOverrun, offset: start) }
+        guard valueStart + 2 <= end else { throw HeaderFault(reason: .headerOverrun, offset: start) }
         valueLength = Int(block[valueStart]) << 8 | Int(block[valueStart + 1])
         valueStart += 2
-    default: throw _HeaderFault(reason: .unknownHeaderValueType(type), offset: start)
+    default: throw HeaderFault(reason: .unknownHeaderValueType(type), offset: start)
     }
-    guard valueStart + valueLength <= end else { throw _HeaderFault(reason: .headerOverrun, offset: start) }
-    return _HeaderSpan(name: nameStart..<typeIndex, type: type, value: valueStart..<(valueStart + valueLength))
+    guard valueStart + valueLength <= end else { throw HeaderFault(reason: .headerOverrun, offset: start) }
+    return HeaderSpan(name: nameStart..<typeIndex, type: type, value: valueStart..<(valueStart + valueLength))
 }
 
 /// Big-endian integer of `range.count` (≤ 8) bytes, sign-extended from its width.
 @inline(__always)
-func _bigEndian(_ block: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int64 {
+func bigEndian(_ block: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int64 {
     var value: UInt64 = 0
     for i in range { value = value << 8 | UInt64(block[i]) }
     let shift = UInt64(64 - 8 * range.count)
     return Int64(bitPattern: value << shift) >> shift
 }
 
-extension _HeaderSpan {
+extension HeaderSpan {
     /// The decoded value.
     func value(in block: UnsafeRawBufferPointer) -> AWSEventStreamHeaderValue {
         let bytes = UnsafeRawBufferPointer(rebasing: block[value])
         switch type {
         case 0: return .bool(true)
         case 1: return .bool(false)
-        case 2: return .byte(Int8(truncatingIfNeeded: _bigEndian(block, value)))
-        case 3: return .short(Int16(truncatingIfNeeded: _bigEndian(block, value)))
-        case 4: return .int(Int32(truncatingIfNeeded: _bigEndian(block, value)))
-        case 5: return .long(_bigEndian(block, value))
+        case 2: return .byte(Int8(truncatingIfNeeded: bigEndian(block, value)))
+        case 3: return .short(Int16(truncatingIfNeeded: bigEndian(block, value)))
+        case 4: return .int(Int32(truncatingIfNeeded: bigEndian(block, value)))
+        case 5: return .long(bigEndian(block, value))
         case 6: return .bytes(Array(bytes))
         case 7: return .string(String(decoding: bytes, as: UTF8.self))
-        case 8: return .timestamp(_bigEndian(block, value))
+        case 8: return .timestamp(bigEndian(block, value))
         default: return .uuid(Array(bytes))
         }
     }

@@ -28,7 +28,7 @@ public struct AWSEventStreamMessageView {
     /// - Complexity: O(header bytes).
     public func forEachHeader(_ body: (UnsafeRawBufferPointer, AWSEventStreamHeaderValue) -> Void) {
         var i = 0
-        while i < headerBytes.count, let span = try? _readHeader(headerBytes, at: i) {
+        while i < headerBytes.count, let span = try? readHeader(headerBytes, at: i) {
             body(UnsafeRawBufferPointer(rebasing: headerBytes[span.name]), span.value(in: headerBytes))
             i = span.value.upperBound
         }
@@ -41,9 +41,9 @@ public struct AWSEventStreamMessageView {
     public func stringHeader(_ name: StaticString) -> UnsafeRawBufferPointer? {
         let wanted = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         var i = 0
-        while i < headerBytes.count, let span = try? _readHeader(headerBytes, at: i) {
+        while i < headerBytes.count, let span = try? readHeader(headerBytes, at: i) {
             if span.type == 7 && span.name.count == wanted.count
-                && _equal(UnsafeRawBufferPointer(rebasing: headerBytes[span.name]), wanted)
+                && equal(UnsafeRawBufferPointer(rebasing: headerBytes[span.name]), wanted)
             {
                 return UnsafeRawBufferPointer(rebasing: headerBytes[span.value])
             }
@@ -87,7 +87,7 @@ public struct AWSEventStreamMessage: Sendable, Hashable {
 }
 
 @inline(__always)
-func _equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
     guard a.count == b.count else { return false }
     for i in 0..<a.count where a[i] != b[i] { return false }
     return true

@@ -7,9 +7,9 @@
 // The prelude CRC covers bytes 0..<8; the message CRC covers 0..<total-4.
 //
 // Data structure. The parser holds only what a chunk boundary forces it to:
-// `_buffer` has the start of a message whose end has not arrived yet. A
+// `buffer` has the start of a message whose end has not arrived yet. A
 // message that lies inside one chunk is never copied: its view points into
-// the chunk. A split message is copied once into `_buffer`.
+// the chunk. A split message is copied once into `buffer`.
 //
 // Checks, in order: the prelude CRC as soon as 12 bytes are in (so a
 // corrupt length is rejected instead of waited on), then the lengths and
@@ -17,13 +17,13 @@
 // the header block once the whole message is in. The message CRC continues
 // from the prelude CRC (CRC-32 composes), so every byte is summed once.
 //
-// Offsets. `_offset` counts every byte fed; messages and errors carry
+// Offsets. `streamPosition` counts every byte fed; messages and errors carry
 // offsets in that count, which never depend on chunking.
 
 /// The length of the prelude: total length, headers length, prelude CRC.
-let _preludeLength = 12
+let preludeLength = 12
 /// Prelude plus trailing message CRC: the smallest possible message.
-let _minimumMessageLength = 16
+let minimumMessageLength = 16
 
 /// A push parser for AWS event-stream bytes (`application/vnd.amazon.eventstream`),
 /// the framing of Amazon Bedrock's `InvokeModelWithResponseStream`.
@@ -32,28 +32,28 @@ let _minimumMessageLength = 16
 /// chunking. Every CRC is checked. After an ``AWSEventStreamError`` the
 /// parser is unusable: later feeds rethrow it.
 public struct AWSEventStreamParser: Sendable {
-    let _limits: AWSEventStreamLimits
+    let activeLimits: AWSEventStreamLimits
     /// The start of a message split across chunks.
-    var _buffer: [UInt8] = []
+    var buffer: [UInt8] = []
     /// The buffered message's total length once its prelude is in and
     /// checked; 0 while fewer than 12 bytes are buffered.
-    var _bufferedTotal = 0
-    var _bufferedPreludeCRC: UInt32 = 0
-    var _bufferStartOffset = 0
-    var _offset = 0
-    var _messageCount = 0
-    var _failure: AWSEventStreamError? = nil
+    var bufferedTotal = 0
+    var bufferedPreludeCRC: UInt32 = 0
+    var bufferStartOffset = 0
+    var streamPosition = 0
+    var messagesDelivered = 0
+    var terminalError: AWSEventStreamError? = nil
 
     /// A parser at the start of a stream, bounded by `limits`.
     public init(limits: AWSEventStreamLimits = AWSEventStreamLimits()) {
-        _limits = limits
+        activeLimits = limits
     }
 
     /// Total bytes fed so far.
-    public var bytesConsumed: Int { _offset }
+    public var bytesConsumed: Int { streamPosition }
 
     /// Messages handed out so far.
-    public var messageCount: Int { _messageCount }
+    public var messageCount: Int { messagesDelivered }
 
     /// Feeds a chunk; calls `onMessage` for each complete message, in order.
     ///
@@ -68,12 +68,12 @@ public struct AWSEventStreamParser: Sendable {
         _ chunk: UnsafeRawBufferPointer,
         _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
     ) throws(AWSEventStreamError) {
-        if let failure = _failure { throw failure }
+        if let failure = terminalError { throw failure }
         guard chunk.count > 0 else { return }
         do throws(AWSEventStreamError) {
-            try _consume(chunk, onMessage)
+            try scanChunk(chunk, onMessage)
         } catch {
-            _failure = error
+            terminalError = error
             throw error
         }
     }
@@ -101,38 +101,38 @@ public struct AWSEventStreamParser: Sendable {
     /// error for the unfinished message (whose bytes are discarded). The
     /// parser is then ready for a new stream.
     public mutating func finish() -> AWSEventStreamError? {
-        guard _failure == nil, !_buffer.isEmpty else { return nil }
-        let declared = _bufferedTotal > 0 ? _bufferedTotal : _minimumMessageLength
+        guard terminalError == nil, !buffer.isEmpty else { return nil }
+        let declared = bufferedTotal > 0 ? bufferedTotal : minimumMessageLength
         let error = AWSEventStreamError(
-            reason: .truncatedMessage(missing: max(1, declared - _buffer.count)), offset: _bufferStartOffset)
-        _buffer.removeAll(keepingCapacity: false)
-        _bufferedTotal = 0
+            reason: .truncatedMessage(missing: max(1, declared - buffer.count)), offset: bufferStartOffset)
+        buffer.removeAll(keepingCapacity: false)
+        bufferedTotal = 0
         return error
     }
 
     // MARK: - Framing
 
-    mutating func _consume(_ chunk: UnsafeRawBufferPointer, _ onMessage: (borrowing AWSEventStreamMessageView) -> Void) throws(AWSEventStreamError) {
+    mutating func scanChunk(_ chunk: UnsafeRawBufferPointer, _ onMessage: (borrowing AWSEventStreamMessageView) -> Void) throws(AWSEventStreamError) {
         let n = chunk.count
-        let chunkOffset = _offset
-        defer { _offset = chunkOffset + n }
+        let chunkOffset = streamPosition
+        defer { streamPosition = chunkOffset + n }
         var p = 0
-        if !_buffer.isEmpty {
-            p = try _continueBuffered(chunk, chunkOffset: chunkOffset, onMessage)
+        if !buffer.isEmpty {
+            p = try continueBuffered(chunk, chunkOffset: chunkOffset, onMessage)
         }
         while p < n {
             let remaining = n - p
-            guard remaining >= _preludeLength else {
-                _startBuffer(chunk, from: p, chunkOffset: chunkOffset, total: 0, preludeCRC: 0)
+            guard remaining >= preludeLength else {
+                startBuffer(chunk, from: p, chunkOffset: chunkOffset, total: 0, preludeCRC: 0)
                 return
             }
             let message = UnsafeRawBufferPointer(rebasing: chunk[p...])
-            let prelude = try _checkPrelude(message, streamOffset: chunkOffset + p)
+            let prelude = try checkPrelude(message, streamOffset: chunkOffset + p)
             guard remaining >= prelude.total else {
-                _startBuffer(chunk, from: p, chunkOffset: chunkOffset, total: prelude.total, preludeCRC: prelude.crc)
+                startBuffer(chunk, from: p, chunkOffset: chunkOffset, total: prelude.total, preludeCRC: prelude.crc)
                 return
             }
-            try _deliver(
+            try deliver(
                 UnsafeRawBufferPointer(rebasing: chunk[p..<(p + prelude.total)]),
                 prelude: prelude, streamOffset: chunkOffset + p, onMessage)
             p += prelude.total
@@ -141,61 +141,61 @@ public struct AWSEventStreamParser: Sendable {
 
     /// Adds the chunk's first bytes to the buffered message; delivers it when
     /// complete. Returns where the chunk's own messages start.
-    mutating func _continueBuffered(
+    mutating func continueBuffered(
         _ chunk: UnsafeRawBufferPointer, chunkOffset: Int, _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
     ) throws(AWSEventStreamError) -> Int {
         var p = 0
-        if _bufferedTotal == 0 {
-            let take = min(_preludeLength - _buffer.count, chunk.count)
+        if bufferedTotal == 0 {
+            let take = min(preludeLength - buffer.count, chunk.count)
             _append(chunk, 0..<take)
             p = take
-            guard _buffer.count == _preludeLength else { return p }
-            let prelude = try _withBuffer { raw throws(AWSEventStreamError) in
-                try _checkPrelude(raw, streamOffset: _bufferStartOffset)
+            guard buffer.count == preludeLength else { return p }
+            let prelude = try withBuffer { raw throws(AWSEventStreamError) in
+                try checkPrelude(raw, streamOffset: bufferStartOffset)
             }
-            _bufferedTotal = prelude.total
-            _bufferedPreludeCRC = prelude.crc
-            _buffer.reserveCapacity(prelude.total)
+            bufferedTotal = prelude.total
+            bufferedPreludeCRC = prelude.crc
+            buffer.reserveCapacity(prelude.total)
         }
-        let take = min(_bufferedTotal - _buffer.count, chunk.count - p)
+        let take = min(bufferedTotal - buffer.count, chunk.count - p)
         _append(chunk, p..<(p + take))
         p += take
-        guard _buffer.count == _bufferedTotal else { return p }
-        // Move the buffer out so `_deliver` may mutate self while it is read.
+        guard buffer.count == bufferedTotal else { return p }
+        // Move the buffer out so `deliver` may mutate self while it is read.
         var message: [UInt8] = []
-        swap(&message, &_buffer)
-        let preludeCRC = _bufferedPreludeCRC
-        let start = _bufferStartOffset
-        _bufferedTotal = 0
+        swap(&message, &buffer)
+        let preludeCRC = bufferedPreludeCRC
+        let start = bufferStartOffset
+        bufferedTotal = 0
         let result: Result<Void, AWSEventStreamError> = message.withUnsafeBytes { raw in
             do throws(AWSEventStreamError) {
-                let prelude = _Prelude(total: raw.count, headers: _length(_readUInt32(raw, at: 4)), crc: preludeCRC)
-                try _deliver(raw, prelude: prelude, streamOffset: start, onMessage)
+                let prelude = Prelude(total: raw.count, headers: intLength(readUInt32(raw, at: 4)), crc: preludeCRC)
+                try deliver(raw, prelude: prelude, streamOffset: start, onMessage)
                 return .success(())
             } catch {
                 return .failure(error)
             }
         }
         message.removeAll(keepingCapacity: true)
-        _buffer = message
+        buffer = message
         try result.get()
         return p
     }
 
     /// Runs `body` over the buffered bytes (`withUnsafeBytes` rethrows
     /// untyped, so the typed error rides out in a Result).
-    func _withBuffer<T>(_ body: (UnsafeRawBufferPointer) throws(AWSEventStreamError) -> T) throws(AWSEventStreamError) -> T {
-        let result: Result<T, AWSEventStreamError> = _buffer.withUnsafeBytes { raw in
+    func withBuffer<T>(_ body: (UnsafeRawBufferPointer) throws(AWSEventStreamError) -> T) throws(AWSEventStreamError) -> T {
+        let result: Result<T, AWSEventStreamError> = buffer.withUnsafeBytes { raw in
             do throws(AWSEventStreamError) { return .success(try body(raw)) } catch { return .failure(error) }
         }
         return try result.get()
     }
 
-    mutating func _startBuffer(_ chunk: UnsafeRawBufferPointer, from p: Int, chunkOffset: Int, total: Int, preludeCRC: UInt32) {
-        _bufferStartOffset = chunkOffset + p
-        _bufferedTotal = total
-        _bufferedPreludeCRC = preludeCRC
-        if total > 0 { _buffer.reserveCapacity(total) }
+    mutating func startBuffer(_ chunk: UnsafeRawBufferPointer, from p: Int, chunkOffset: Int, total: Int, preludeCRC: UInt32) {
+        bufferStartOffset = chunkOffset + p
+        bufferedTotal = total
+        bufferedPreludeCRC = preludeCRC
+        if total > 0 { buffer.reserveCapacity(total) }
         _append(chunk, p..<chunk.count)
     }
 
@@ -203,13 +203,13 @@ public struct AWSEventStreamParser: Sendable {
     mutating func _append(_ chunk: UnsafeRawBufferPointer, _ range: Range<Int>) {
         if range.count <= 8 {
             // Tiny pieces (a stream fed byte by byte): the bulk append costs more.
-            for index in range { _buffer.append(chunk[index]) }
+            for index in range { buffer.append(chunk[index]) }
         } else {
-            _buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[range]))
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[range]))
         }
     }
 
-    struct _Prelude {
+    struct Prelude {
         var total: Int
         var headers: Int
         var crc: UInt32
@@ -218,54 +218,54 @@ public struct AWSEventStreamParser: Sendable {
     /// Checks the 12-byte prelude at the start of `bytes`: its CRC first,
     /// then the lengths and limits.
     @inline(__always)
-    func _checkPrelude(_ bytes: UnsafeRawBufferPointer, streamOffset: Int) throws(AWSEventStreamError) -> _Prelude {
-        let declared = _readUInt32(bytes, at: 8)
+    func checkPrelude(_ bytes: UnsafeRawBufferPointer, streamOffset: Int) throws(AWSEventStreamError) -> Prelude {
+        let declared = readUInt32(bytes, at: 8)
         let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<8]))
         guard declared == computed else {
             throw AWSEventStreamError(reason: .preludeChecksumMismatch(declared: declared, computed: computed), offset: streamOffset + 8)
         }
-        let total = _length(_readUInt32(bytes, at: 0))
-        let headers = _length(_readUInt32(bytes, at: 4))
-        guard total >= _minimumMessageLength else {
+        let total = intLength(readUInt32(bytes, at: 0))
+        let headers = intLength(readUInt32(bytes, at: 4))
+        guard total >= minimumMessageLength else {
             throw AWSEventStreamError(reason: .totalLengthTooSmall(total), offset: streamOffset)
         }
-        guard total <= _limits.maxMessageBytes else {
-            throw AWSEventStreamError(reason: .messageTooLarge(length: total, limit: _limits.maxMessageBytes), offset: streamOffset)
+        guard total <= activeLimits.maxMessageBytes else {
+            throw AWSEventStreamError(reason: .messageTooLarge(length: total, limit: activeLimits.maxMessageBytes), offset: streamOffset)
         }
-        guard headers <= total - _minimumMessageLength else {
+        guard headers <= total - minimumMessageLength else {
             throw AWSEventStreamError(reason: .headersLengthTooLarge(headers: headers, total: total), offset: streamOffset + 4)
         }
-        guard headers <= _limits.maxHeaderBytes else {
-            throw AWSEventStreamError(reason: .headersTooLarge(length: headers, limit: _limits.maxHeaderBytes), offset: streamOffset + 4)
+        guard headers <= activeLimits.maxHeaderBytes else {
+            throw AWSEventStreamError(reason: .headersTooLarge(length: headers, limit: activeLimits.maxHeaderBytes), offset: streamOffset + 4)
         }
-        return _Prelude(total: total, headers: headers, crc: computed)
+        return Prelude(total: total, headers: headers, crc: computed)
     }
 
     /// Checks the message CRC and the header block of a whole message, then
     /// hands it out.
     @inline(__always)
-    mutating func _deliver(
-        _ message: UnsafeRawBufferPointer, prelude: _Prelude, streamOffset: Int,
+    mutating func deliver(
+        _ message: UnsafeRawBufferPointer, prelude: Prelude, streamOffset: Int,
         _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
     ) throws(AWSEventStreamError) {
         let crcStart = prelude.total - 4
-        let declared = _readUInt32(message, at: crcStart)
+        let declared = readUInt32(message, at: crcStart)
         let computed = CRC32.update(prelude.crc, UnsafeRawBufferPointer(rebasing: message[8..<crcStart]))
         guard declared == computed else {
             throw AWSEventStreamError(
                 reason: .messageChecksumMismatch(declared: declared, computed: computed), offset: streamOffset + crcStart)
         }
-        let headerEnd = _preludeLength + prelude.headers
-        let headers = UnsafeRawBufferPointer(rebasing: message[_preludeLength..<headerEnd])
+        let headerEnd = preludeLength + prelude.headers
+        let headers = UnsafeRawBufferPointer(rebasing: message[preludeLength..<headerEnd])
         var i = 0
         while i < headers.count {
-            do throws(_HeaderFault) {
-                i = try _readHeader(headers, at: i).value.upperBound
+            do throws(HeaderFault) {
+                i = try readHeader(headers, at: i).value.upperBound
             } catch {
-                throw AWSEventStreamError(reason: error.reason, offset: streamOffset + _preludeLength + error.offset)
+                throw AWSEventStreamError(reason: error.reason, offset: streamOffset + preludeLength + error.offset)
             }
         }
-        _messageCount += 1
+        messagesDelivered += 1
         onMessage(AWSEventStreamMessageView(
             headerBytes: headers, payload: UnsafeRawBufferPointer(rebasing: message[headerEnd..<crcStart]),
             streamOffset: streamOffset, totalLength: prelude.total))
@@ -274,14 +274,14 @@ public struct AWSEventStreamParser: Sendable {
 
 /// The big-endian UInt32 at `offset`.
 @inline(__always)
-func _readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
     UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
 }
 
 /// A declared length as an Int; where Int is 32 bits (arm64_32) a length
 /// above Int.max becomes Int.max, which every limit then rejects.
 @inline(__always)
-func _length(_ value: UInt32) -> Int {
+func intLength(_ value: UInt32) -> Int {
     Int(exactly: value) ?? Int.max
 }
 
@@ -295,14 +295,14 @@ extension AWSEventStreamParser {
     /// a length byte and its bytes 8..<12 the CRC of the first 8.
     /// - Complexity: O(1).
     public static func startsWithPrelude(_ prefix: UnsafeRawBufferPointer) -> Bool? {
-        guard prefix.count >= _preludeLength else {
+        guard prefix.count >= preludeLength else {
             // Messages above 16 MiB are not allowed, so the first byte of a
             // real prelude is 0.
             return prefix.isEmpty || prefix[0] == 0 ? nil : false
         }
         let parser = AWSEventStreamParser(limits: AWSEventStreamLimits(maxMessageBytes: Int.max, maxHeaderBytes: Int.max))
         do throws(AWSEventStreamError) {
-            _ = try parser._checkPrelude(prefix, streamOffset: 0)
+            _ = try parser.checkPrelude(prefix, streamOffset: 0)
             return true
         } catch {
             return false

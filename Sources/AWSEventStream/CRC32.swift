@@ -37,13 +37,13 @@ public enum CRC32 {
         // tables do the rest.
         var register: UInt32 = 0
         if _crc32_clmul(~checksum, base, bytes.count, &register) != 0 { return ~register }
-        return ~_tableRegister(~checksum, base, bytes.count)
+        return ~tableRegister(~checksum, base, bytes.count)
     }
 
     /// The table code: the CRC register (not inverted) after `count` bytes at
     /// `base`, from `register`.
-    static func _tableRegister(_ register: UInt32, _ base: UnsafeRawPointer, _ count: Int) -> UInt32 {
-        let table = _CRC32Tables.shared.base
+    static func tableRegister(_ register: UInt32, _ base: UnsafeRawPointer, _ count: Int) -> UInt32 {
+        let table = CRC32Tables.shared.base
         var crc = register
         var i = 0
         while count - i >= 16 {
@@ -95,8 +95,8 @@ public enum CRC32 {
 
 /// The sixteen slicing tables, 16 × 256 entries, built once and never freed.
 /// Immutable after `init`, so sharing the pointer across tasks is safe.
-final class _CRC32Tables: @unchecked Sendable {
-    static let shared = _CRC32Tables()
+final class CRC32Tables: @unchecked Sendable {
+    static let shared = CRC32Tables()
     let base: UnsafePointer<UInt32>
 
     private init() {

@@ -133,7 +133,7 @@ package final class _AppendOnlyStorage<Element>: @unchecked Sendable {
             let stride = MemoryLayout<Element>.stride
             // Slots may stop short of the reservation's last page; rounding
             // up gives back exactly what was mapped.
-            _ReservedRegion(base: base, reservedBytes: _ReservedRegion._roundedToPages(capacity &* stride))
+            _ReservedRegion(base: base, reservedBytes: _ReservedRegion.roundedToPages(capacity &* stride))
                 .release(writtenBytes: claimed.load(ordering: .relaxed) &* stride)
         case .allocated: base.deallocate()
         }

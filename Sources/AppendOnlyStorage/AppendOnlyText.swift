@@ -15,7 +15,7 @@
 // moves the text into shared storage, where it stays.
 //
 // A string parsed from a JSON document is a third form, a slice of the
-// document's byte storage (see _Node.swift): the parser writes each string's
+// document's byte storage (see Node.swift): the parser writes each string's
 // bytes once, and every value read from the document shares them. Appending
 // to a slice first copies it into storage of its own.
 //

@@ -69,7 +69,7 @@ struct _ReservedRegion: @unchecked Sendable {
     static let maxPooledRegions = 16
     static let maxPooledBytes = 16 << 20
     /// Released regions kept for reuse (they still count as live).
-    static let pool = Mutex(_RegionPool(maxRegions: maxPooledRegions, maxBytes: maxPooledBytes))
+    static let pool = Mutex(RegionPool(maxRegions: maxPooledRegions, maxBytes: maxPooledBytes))
 
     @usableFromInline static let pageSize: Int = {
         #if canImport(Glibc) || canImport(Darwin)
@@ -88,25 +88,25 @@ struct _ReservedRegion: @unchecked Sendable {
         #if canImport(Glibc) || canImport(Darwin)
         let (wanted, overflow) = bytes.multipliedReportingOverflow(by: reservationFactor)
         guard !overflow, bytes > 0 else { return nil }
-        let reserved = _roundedToPages(Swift.max(wanted, minimumReservation))
+        let reserved = roundedToPages(Swift.max(wanted, minimumReservation))
         if let reused = pool.withLock({ $0.take(fitting: reserved) }) {
             reused._checkInvariants()
             return reused
         }
-        if let mapped = _map(reserved) { return mapped }
+        if let mapped = map(reserved) { return mapped }
         // Idle pooled regions count against the caps: give them back and
         // try once more.
         let idle = pool.withLock { $0.drain() }
         guard !idle.isEmpty else { return nil }
-        for region in idle { region._unmap() }
-        return _map(reserved)
+        for region in idle { region.unmap() }
+        return map(reserved)
         #else
         return nil
         #endif
     }
 
     #if canImport(Glibc) || canImport(Darwin)
-    private static func _map(_ reserved: Int) -> _ReservedRegion? {
+    private static func map(_ reserved: Int) -> _ReservedRegion? {
         guard liveRegions.add(1, ordering: .relaxed).newValue <= maxLiveRegions else {
             liveRegions.subtract(1, ordering: .relaxed)
             return nil
@@ -142,22 +142,22 @@ struct _ReservedRegion: @unchecked Sendable {
     func release(writtenBytes: Int) {
         #if canImport(Glibc) || canImport(Darwin)
         _checkInvariants()
-        let written = Self._roundedToPages(Swift.min(Swift.max(writtenBytes, 0), reservedBytes))
+        let written = Self.roundedToPages(Swift.min(Swift.max(writtenBytes, 0), reservedBytes))
         let unmapped = Self.pool.withLock { $0.give(self, written: written) }
-        for region in unmapped { region._unmap() }
+        for region in unmapped { region.unmap() }
         #endif
     }
 
     /// Returns the region to the system.
-    func _unmap() {
+    func unmap() {
         #if canImport(Glibc) || canImport(Darwin)
         _ = munmap(base, reservedBytes)
-        Self.reservedBytesInUse.subtract(Self._roundedToPages(reservedBytes), ordering: .relaxed)
+        Self.reservedBytesInUse.subtract(Self.roundedToPages(reservedBytes), ordering: .relaxed)
         Self.liveRegions.subtract(1, ordering: .relaxed)
         #endif
     }
 
-    static func _roundedToPages(_ bytes: Int) -> Int {
+    static func roundedToPages(_ bytes: Int) -> Int {
         let page = pageSize
         return (bytes + page - 1) / page * page
     }

@@ -39,7 +39,7 @@ public enum Credentials: Sendable, CustomStringConvertible, CustomDebugStringCon
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// Secrets that must never appear in anything the client reports.
-    var _secrets: [String] {
+    var secretValues: [String] {
         switch self {
         case .apiKey(let key): [key]
         case .proxied(let headers): headers.map(\.value).filter { $0.count >= 8 }

@@ -32,7 +32,7 @@ public struct MessagesClient: Sendable {
     /// - Throws: ``TransportError/missingCredential(_:)`` or
     ///   ``TransportError/invalidRequest(_:)``, before any network traffic.
     public func stream(_ request: MessageRequest) throws(TransportError) -> MessageSnapshotStream {
-        _ = try _checkedCredentials()  // before encoding: a missing key is reported first
+        _ = try checkedCredentials()  // before encoding: a missing key is reported first
         let encoded: EncodedRequest
         do { encoded = try RequestEncoder.encode(request) } catch { throw .invalidRequest(error) }
         return try stream(encoded: encoded)
@@ -51,14 +51,14 @@ public struct MessagesClient: Sendable {
                 last = snapshot
             }
         } else {
-            last = try await stream._channel.final()
+            last = try await stream.snapshotChannel.final()
         }
         guard let last else { throw .invalidResponse("the stream ended without a message") }
         return last
     }
 
-    func _checkedCredentials() throws(TransportError) -> Credentials {
-        if configuration.credentials == nil, configuration.endpoint._signer != nil {
+    func checkedCredentials() throws(TransportError) -> Credentials {
+        if configuration.credentials == nil, configuration.endpoint.requestSigner != nil {
             return .proxied(headers: [])  // the signer authenticates
         }
         guard let credentials = configuration.credentials else {
@@ -72,13 +72,13 @@ public struct MessagesClient: Sendable {
 }
 
 /// Runs the attempts of one request.
-struct _StreamDriver: Sendable {
+struct StreamDriver: Sendable {
     let configuration: ClientConfiguration
     let credentials: Credentials
     let encoded: EncodedRequest
     let url: URL
 
-    func start(_ channel: _SnapshotChannel) {
+    func start(_ channel: SnapshotChannel) {
         let task = Task { await run(channel) }
         channel.onEnd { task.cancel() }
         let overall = configuration.overallTimeout
@@ -90,7 +90,7 @@ struct _StreamDriver: Sendable {
         channel.onEnd { timer.cancel() }
     }
 
-    func run(_ channel: _SnapshotChannel) async {
+    func run(_ channel: SnapshotChannel) async {
         var retry = 0
         var token: String?
         var mustRefresh = false
@@ -125,21 +125,21 @@ struct _StreamDriver: Sendable {
         }
     }
 
-    private func attempt(_ channel: _SnapshotChannel, bearer: String?) async -> _AttemptStart {
-        var request = configuration._post(url: url, encoded, credentials: credentials, bearer: bearer)
+    private func attempt(_ channel: SnapshotChannel, bearer: String?) async -> AttemptStart {
+        var request = configuration.post(url: url, encoded, credentials: credentials, bearer: bearer)
         let signed: [String]
-        do { signed = try await configuration.endpoint._sign(&request, headers: encoded.headers) } catch {
+        do { signed = try await configuration.endpoint.signRequest(&request, headers: encoded.headers) } catch {
             return .failed(.credentialProvider("request signer failed: \(type(of: error))"))
         }
         var options = configuration.accumulatorOptions
         options.framing = configuration.endpoint.framing
         // A request with an output schema is answered in JSON: parse it as it streams.
         if encoded.structuredOutput, options.structuredOutput == .none { options.structuredOutput = .allTextBlocks }
-        let session = _session(delegate: _StreamingDelegate(
+        let session = makeURLSession(delegate: StreamingDelegate(
             channel: channel, options: options,
-            redactor: SecretRedactor(secrets: credentials._secrets + (bearer.map { [$0] } ?? []) + signed),
+            redactor: SecretRedactor(secrets: credentials.secretValues + (bearer.map { [$0] } ?? []) + signed),
             maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
-        guard let delegate = session.delegate as? _StreamingDelegate else { return .failed(.network("no delegate")) }
+        guard let delegate = session.delegate as? StreamingDelegate else { return .failed(.network("no delegate")) }
         let task = session.dataTask(with: request)
         // The channel ends from delegate callbacks too: never wait there (see BoundedDelegateQueue).
         channel.onEnd { task.cancelWithoutWaiting() }
@@ -155,7 +155,7 @@ struct _StreamDriver: Sendable {
     /// body cap can act. An SSE stream gains little from compression anyway.
     static let acceptEncoding = "identity"
 
-    private func _session(delegate: _StreamingDelegate) -> URLSession {
+    private func makeURLSession(delegate: StreamingDelegate) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = self.configuration.idleTimeout
         // The overall limit is enforced by the driver's timer, which reports it as such.

@@ -30,19 +30,19 @@ extension MessagesClient {
     ///   HTTP failure (typed, secrets redacted), a network failure, or an
     ///   answer without `input_tokens`.
     public func countTokens(_ request: MessageRequest) async throws(TransportError) -> TokenCount {
-        let credentials = try _checkedCredentials()
+        let credentials = try checkedCredentials()
         let encoded: EncodedRequest
         do { encoded = try RequestEncoder.encodeForCounting(request) } catch { throw .invalidRequest(error) }
         var bearer: String?
         if case .bearer(let provider) = credentials {
             do { bearer = try await provider.token(refresh: false) } catch { throw .credentialProvider("\(type(of: error))") }
         }
-        let http = configuration._post("v1/messages/count_tokens", encoded, credentials: credentials, bearer: bearer)
-        let redactor = SecretRedactor(secrets: credentials._secrets + (bearer.map { [$0] } ?? []))
+        let http = configuration.post("v1/messages/count_tokens", encoded, credentials: credentials, bearer: bearer)
+        let redactor = SecretRedactor(secrets: credentials.secretValues + (bearer.map { [$0] } ?? []))
         // Redirects refused, body capped, compressed answers refused: as for the stream.
-        let (status, headers, body) = try await _boundedFetch(http, redactor: redactor)
-        guard (200..<300).contains(status), _isIdentity(headers["content-encoding"]) else {
-            let encoded: HTTPFailure.Kind? = _isIdentity(headers["content-encoding"]) ? nil : .unrequestedContentEncoding
+        let (status, headers, body) = try await boundedFetch(http, redactor: redactor)
+        guard (200..<300).contains(status), isIdentity(headers["content-encoding"]) else {
+            let encoded: HTTPFailure.Kind? = isIdentity(headers["content-encoding"]) ? nil : .unrequestedContentEncoding
             throw .http(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor, kind: encoded))
         }
         guard let json = try? JSONValue.parse(body),

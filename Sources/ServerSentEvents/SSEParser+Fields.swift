@@ -9,7 +9,7 @@ import Musl
 #endif
 
 /// The fields the algorithm acts on; anything else is ignored.
-enum _Field {
+enum Field {
     case data, event, id, retry, ignored
 }
 
@@ -17,7 +17,7 @@ enum _Field {
 /// colon is the name (the whole line when there is none), then one leading
 /// space of the value is skipped. A line starting with a colon is a comment.
 @inline(__always)
-func _classify(_ line: UnsafeRawBufferPointer) -> (field: _Field, valueStart: Int) {
+func classify(_ line: UnsafeRawBufferPointer) -> (field: Field, valueStart: Int) {
     let count = line.count
     guard let base = line.baseAddress, count > 0, line[0] != 0x3A else { return (.ignored, count) }
     // Names are at most 5 bytes: look for the colon there first, so that a
@@ -38,16 +38,16 @@ func _classify(_ line: UnsafeRawBufferPointer) -> (field: _Field, valueStart: In
         valueStart = colon + 1
         if valueStart < count && line[valueStart] == 0x20 { valueStart += 1 }
     }
-    let field: _Field
+    let field: Field
     switch colon {
     case 4:
-        field = base.loadUnaligned(as: UInt32.self) == _fourBytes("d", "a", "t", "a") ? .data : .ignored
+        field = base.loadUnaligned(as: UInt32.self) == fourBytes("d", "a", "t", "a") ? .data : .ignored
     case 5:
         let head = base.loadUnaligned(as: UInt32.self)
         let last = line[4]
-        if head == _fourBytes("e", "v", "e", "n") && last == UInt8(ascii: "t") {
+        if head == fourBytes("e", "v", "e", "n") && last == UInt8(ascii: "t") {
             field = .event
-        } else if head == _fourBytes("r", "e", "t", "r") && last == UInt8(ascii: "y") {
+        } else if head == fourBytes("r", "e", "t", "r") && last == UInt8(ascii: "y") {
             field = .retry
         } else {
             field = .ignored
@@ -61,7 +61,7 @@ func _classify(_ line: UnsafeRawBufferPointer) -> (field: _Field, valueStart: In
 }
 
 @inline(__always)
-private func _fourBytes(_ a: Unicode.Scalar, _ b: Unicode.Scalar, _ c: Unicode.Scalar, _ d: Unicode.Scalar) -> UInt32 {
+private func fourBytes(_ a: Unicode.Scalar, _ b: Unicode.Scalar, _ c: Unicode.Scalar, _ d: Unicode.Scalar) -> UInt32 {
     // Memory order a b c d, read as one native-endian word.
     let bytes = UInt32(UInt8(ascii: a)) | UInt32(UInt8(ascii: b)) << 8 | UInt32(UInt8(ascii: c)) << 16 | UInt32(UInt8(ascii: d)) << 24
     return UInt32(littleEndian: bytes)
@@ -70,95 +70,95 @@ private func _fourBytes(_ a: Unicode.Scalar, _ b: Unicode.Scalar, _ c: Unicode.S
 extension SSEParser {
     /// A whole line inside the current chunk: values stay borrowed from it.
     @inline(__always)
-    mutating func _chunkLine(
+    mutating func chunkLine(
         _ chunk: UnsafeRawBufferPointer, start: Int, end: Int, chunkOffset: Int,
         _ onEvent: (borrowing SSEEventView) -> Void
     ) throws(SSEError) {
         if start == end {
-            _dispatch(chunk, lineEndOffset: chunkOffset + end, onEvent)
+            dispatch(chunk, lineEndOffset: chunkOffset + end, onEvent)
             return
         }
-        if end - start > _limits.maxLineBytes {
-            throw SSEError(reason: .lineTooLong(limit: _limits.maxLineBytes), offset: chunkOffset + start + _limits.maxLineBytes)
+        if end - start > activeLimits.maxLineBytes {
+            throw SSEError(reason: .lineTooLong(limit: activeLimits.maxLineBytes), offset: chunkOffset + start + activeLimits.maxLineBytes)
         }
-        if _blockStartOffset < 0 { _blockStartOffset = chunkOffset + start }
+        if blockStartOffset < 0 { blockStartOffset = chunkOffset + start }
         let line = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
-        let (field, valueStart) = _classify(line)
+        let (field, valueStart) = classify(line)
         let value = (start + valueStart)..<end
         switch field {
         case .data:
-            try _checkDataLimit(adding: value.count, valueOffset: chunkOffset + value.lowerBound)
-            if _data.lineCount == 0 {
-                _data.setBorrowed(value)
+            try checkDataLimit(adding: value.count, valueOffset: chunkOffset + value.lowerBound)
+            if dataField.lineCount == 0 {
+                dataField.setBorrowed(value)
             } else {
-                _data.appendLine(_bytes(chunk, value), chunk: chunk)
+                dataField.appendLine(chunkBytes(chunk, value), chunk: chunk)
             }
         case .event:
-            _eventType.setBorrowed(value)
+            eventTypeField.setBorrowed(value)
         case .id:
-            _setID(_bytes(chunk, value))
+            setID(chunkBytes(chunk, value))
         case .retry:
-            _setRetry(_bytes(chunk, value))
+            setRetry(chunkBytes(chunk, value))
         case .ignored:
             break
         }
     }
 
-    /// The line assembled in `_lineBuffer` (never empty) has ended.
-    mutating func _bufferedLine(_ chunk: UnsafeRawBufferPointer, lineEndOffset: Int) throws(SSEError) {
-        if _blockStartOffset < 0 { _blockStartOffset = _lineStartOffset }
-        let (field, valueStart) = _lineBuffer.withUnsafeBytes { _classify($0) }
+    /// The line assembled in `lineBuffer` (never empty) has ended.
+    mutating func bufferedLine(_ chunk: UnsafeRawBufferPointer, lineEndOffset: Int) throws(SSEError) {
+        if blockStartOffset < 0 { blockStartOffset = lineStartOffset }
+        let (field, valueStart) = lineBuffer.withUnsafeBytes { classify($0) }
         switch field {
         case .data:
-            try _checkDataLimit(adding: _lineBuffer.count - valueStart, valueOffset: _lineStartOffset + valueStart)
-            if _data.lineCount == 0 {
-                _data.adoptFirstLine(&_lineBuffer, start: valueStart)
+            try checkDataLimit(adding: lineBuffer.count - valueStart, valueOffset: lineStartOffset + valueStart)
+            if dataField.lineCount == 0 {
+                dataField.adoptFirstLine(&lineBuffer, start: valueStart)
             } else {
-                _lineBuffer.withUnsafeBufferPointer { line in
-                    _data.appendLine(UnsafeBufferPointer(rebasing: line[valueStart...]), chunk: chunk)
+                lineBuffer.withUnsafeBufferPointer { line in
+                    dataField.appendLine(UnsafeBufferPointer(rebasing: line[valueStart...]), chunk: chunk)
                 }
             }
         case .event:
-            _lineBuffer.withUnsafeBufferPointer { line in
-                _eventType.setCopy(UnsafeBufferPointer(rebasing: line[valueStart...]))
+            lineBuffer.withUnsafeBufferPointer { line in
+                eventTypeField.setCopy(UnsafeBufferPointer(rebasing: line[valueStart...]))
             }
         case .id:
-            _lineBuffer.withUnsafeBufferPointer { line in
-                _setID(UnsafeBufferPointer(rebasing: line[valueStart...]))
+            lineBuffer.withUnsafeBufferPointer { line in
+                setID(UnsafeBufferPointer(rebasing: line[valueStart...]))
             }
         case .retry:
-            _lineBuffer.withUnsafeBufferPointer { line in
-                _setRetry(UnsafeBufferPointer(rebasing: line[valueStart...]))
+            lineBuffer.withUnsafeBufferPointer { line in
+                setRetry(UnsafeBufferPointer(rebasing: line[valueStart...]))
             }
         case .ignored:
             break
         }
-        _lineBuffer.removeAll(keepingCapacity: true)
+        lineBuffer.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)
-    func _checkDataLimit(adding count: Int, valueOffset: Int) throws(SSEError) {
-        let before = _data.lineCount == 0 ? 0 : _data.byteCount + 1
-        if before + count > _limits.maxEventBytes {
+    func checkDataLimit(adding count: Int, valueOffset: Int) throws(SSEError) {
+        let before = dataField.lineCount == 0 ? 0 : dataField.byteCount + 1
+        if before + count > activeLimits.maxEventBytes {
             throw SSEError(
-                reason: .eventTooLarge(limit: _limits.maxEventBytes),
-                offset: valueOffset + max(0, _limits.maxEventBytes - before))
+                reason: .eventTooLarge(limit: activeLimits.maxEventBytes),
+                offset: valueOffset + max(0, activeLimits.maxEventBytes - before))
         }
     }
 
     /// `id`: ignored when it contains NUL; otherwise it becomes the last
     /// event ID at once (an empty value resets it).
     @inline(__always)
-    mutating func _setID(_ value: UnsafeBufferPointer<UInt8>) {
+    mutating func setID(_ value: UnsafeBufferPointer<UInt8>) {
         if let base = value.baseAddress, memchr(base, 0, value.count) != nil { return }
-        _lastEventID.removeAll(keepingCapacity: true)
-        _lastEventID.append(contentsOf: value)
+        lastEventIDBytes.removeAll(keepingCapacity: true)
+        lastEventIDBytes.append(contentsOf: value)
     }
 
     /// `retry`: only a non-empty run of ASCII digits counts (saturating at
     /// `Int.max` rather than rejecting a huge value).
     @inline(__always)
-    mutating func _setRetry(_ value: UnsafeBufferPointer<UInt8>) {
+    mutating func setRetry(_ value: UnsafeBufferPointer<UInt8>) {
         guard !value.isEmpty else { return }
         var result = 0
         var saturated = false
@@ -171,47 +171,47 @@ extension SSEParser {
                 if o1 || o2 { saturated = true; result = Int.max } else { result = sum }
             }
         }
-        _retry = result
+        pendingRetry = result
     }
 
     /// A blank line: dispatch the block's event if it has data, then start a
     /// new block either way.
     @inline(__always)
-    mutating func _dispatch(
+    mutating func dispatch(
         _ chunk: UnsafeRawBufferPointer, lineEndOffset: Int,
         _ onEvent: (borrowing SSEEventView) -> Void
     ) {
-        if _data.lineCount > 0 {
-            let retry = _retry
-            let hasType = _eventType.byteCount > 0
-            if let dataRange = _data.borrowed, _lastEventID.isEmpty, !hasType || _eventType.borrowed != nil {
+        if dataField.lineCount > 0 {
+            let retry = pendingRetry
+            let hasType = eventTypeField.byteCount > 0
+            if let dataRange = dataField.borrowed, lastEventIDBytes.isEmpty, !hasType || eventTypeField.borrowed != nil {
                 // The usual event: every value still in the chunk and no
                 // event ID. Built from the chunk alone, no buffer's storage
                 // is touched (reading each through `withUnsafeBytes` cost a
                 // retain and a release of each array per event).
-                let type = _eventType.borrowed.map { UnsafeRawBufferPointer(rebasing: chunk[$0]) }
+                let type = eventTypeField.borrowed.map { UnsafeRawBufferPointer(rebasing: chunk[$0]) }
                 onEvent(SSEEventView(
                     data: UnsafeRawBufferPointer(rebasing: chunk[dataRange]), eventType: hasType ? type : nil,
                     lastEventID: UnsafeRawBufferPointer(start: nil, count: 0), retry: retry, streamOffset: lineEndOffset))
-                _data.clear()
-                if _eventType.lineCount > 0 { _eventType.clear() }
-                _retry = nil
-                _blockStartOffset = -1
+                dataField.clear()
+                if eventTypeField.lineCount > 0 { eventTypeField.clear() }
+                pendingRetry = nil
+                blockStartOffset = -1
                 return
             }
-            _data.withBytes(chunk) { data in
-                _eventType.withBytes(chunk) { type in
-                    _lastEventID.withUnsafeBytes { id in
+            dataField.withBytes(chunk) { data in
+                eventTypeField.withBytes(chunk) { type in
+                    lastEventIDBytes.withUnsafeBytes { id in
                         onEvent(SSEEventView(
                             data: data, eventType: hasType ? type : nil, lastEventID: id,
                             retry: retry, streamOffset: lineEndOffset))
                     }
                 }
             }
-            _data.clear()
+            dataField.clear()
         }
-        if _eventType.lineCount > 0 { _eventType.clear() }
-        _retry = nil
-        _blockStartOffset = -1
+        if eventTypeField.lineCount > 0 { eventTypeField.clear() }
+        pendingRetry = nil
+        blockStartOffset = -1
     }
 }

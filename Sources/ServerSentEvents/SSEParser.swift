@@ -1,17 +1,17 @@
 // SSEParser: the WHATWG event-stream algorithm as a push parser over bytes.
 //
 // Data structure. The parser holds only what a chunk boundary forces it to:
-// - `_lineBuffer`: the start of a line whose end has not arrived yet. Bytes
+// - `lineBuffer`: the start of a line whose end has not arrived yet. Bytes
 //   are appended once; when the line ends it is interpreted from there (and,
 //   for a first `data` line, moved whole into the data buffer).
-// - `_data`, `_eventType` (`_FieldBuffer`): the block's field values. A value
+// - `dataField`, `eventTypeField` (`FieldBuffer`): the block's field values. A value
 //   that lies inside the chunk being fed is only a range of that chunk; it is
 //   copied out only if the chunk ends before the event is dispatched. So a
 //   typical one-line event inside a chunk is handed to the callback without
 //   a single copy.
-// - `_pendingCR`: the chunk ended in CR, so an LF starting the next chunk
+// - `pendingCR`: the chunk ended in CR, so an LF starting the next chunk
 //   belongs to the same line end.
-// - `_bomState`: how many bytes of a leading UTF-8 BOM were seen at stream
+// - `bomState`: how many bytes of a leading UTF-8 BOM were seen at stream
 //   start (a BOM may be split across chunks too).
 //
 // Scanning. Line ends are found with memchr for LF and for CR separately.
@@ -20,7 +20,7 @@
 // search at most once, whatever the chunking. Short tails use a byte loop,
 // which beats two calls into libc for a few bytes (feeding byte by byte).
 //
-// Offsets. `_offset` counts every byte fed (BOM included); errors and
+// Offsets. `streamPosition` counts every byte fed (BOM included); errors and
 // events carry offsets in that count, which never depend on chunking.
 
 #if canImport(Glibc)
@@ -39,31 +39,31 @@ import Musl
 /// Feed chunks of any size; the same events come out whatever the chunking.
 /// After an ``SSEError`` the parser is unusable: later feeds rethrow it.
 public struct SSEParser: Sendable {
-    let _limits: SSELimits
-    var _lineBuffer: [UInt8] = []
-    var _lineStartOffset = 0
-    var _pendingCR = false
-    var _bomState = 0
-    var _streamStartOffset = 0
-    var _data = _FieldBuffer()
-    var _eventType = _FieldBuffer()
-    var _lastEventID: [UInt8] = []
-    var _retry: Int? = nil
+    let activeLimits: SSELimits
+    var lineBuffer: [UInt8] = []
+    var lineStartOffset = 0
+    var pendingCR = false
+    var bomState = 0
+    var streamStartOffset = 0
+    var dataField = FieldBuffer()
+    var eventTypeField = FieldBuffer()
+    var lastEventIDBytes: [UInt8] = []
+    var pendingRetry: Int? = nil
     /// Offset of the first non-blank line of the current block, -1 if none.
-    var _blockStartOffset = -1
-    var _offset = 0
-    var _failure: SSEError? = nil
+    var blockStartOffset = -1
+    var streamPosition = 0
+    var terminalError: SSEError? = nil
 
     /// A parser at the start of a stream, within `limits`.
     public init(limits: SSELimits = SSELimits()) {
-        _limits = limits
+        activeLimits = limits
     }
 
     /// Total bytes fed so far.
-    public var bytesConsumed: Int { _offset }
+    public var bytesConsumed: Int { streamPosition }
 
     /// The WHATWG last event ID string (persists across events and streams).
-    public var lastEventID: String { String(decoding: _lastEventID, as: UTF8.self) }
+    public var lastEventID: String { String(decoding: lastEventIDBytes, as: UTF8.self) }
 
     /// Feeds a chunk; calls `onEvent` for each dispatched event, in order.
     ///
@@ -75,12 +75,12 @@ public struct SSEParser: Sendable {
         _ chunk: UnsafeRawBufferPointer,
         onEvent: (borrowing SSEEventView) -> Void
     ) throws(SSEError) {
-        if let failure = _failure { throw failure }
+        if let failure = terminalError { throw failure }
         guard chunk.count > 0 else { return }
         do throws(SSEError) {
-            try _consume(chunk, onEvent)
+            try scanChunk(chunk, onEvent)
         } catch {
-            _failure = error
+            terminalError = error
             throw error
         }
     }
@@ -107,42 +107,42 @@ public struct SSEParser: Sendable {
     /// can report truncation. The parser is then ready for a new stream
     /// (a reconnection: BOM allowed again, last event ID kept).
     public mutating func finish() -> Int {
-        guard _failure == nil else { return 0 }
-        var start = _blockStartOffset
+        guard terminalError == nil else { return 0 }
+        var start = blockStartOffset
         if start < 0 {
-            if !_lineBuffer.isEmpty {
-                start = _lineStartOffset
-            } else if _bomState > 0 && _bomState < 3 {
-                start = _streamStartOffset
+            if !lineBuffer.isEmpty {
+                start = lineStartOffset
+            } else if bomState > 0 && bomState < 3 {
+                start = streamStartOffset
             }
         }
-        let pending = _data.lineCount > 0 || _eventType.lineCount > 0 || _retry != nil
-            || !_lineBuffer.isEmpty || (_bomState > 0 && _bomState < 3)
-        let discarded = pending && start >= 0 ? _offset - start : 0
-        _lineBuffer.removeAll(keepingCapacity: false)
-        _pendingCR = false
-        _bomState = 0
-        _streamStartOffset = _offset
-        _data = _FieldBuffer()
-        _eventType = _FieldBuffer()
-        _retry = nil
-        _blockStartOffset = -1
+        let pending = dataField.lineCount > 0 || eventTypeField.lineCount > 0 || pendingRetry != nil
+            || !lineBuffer.isEmpty || (bomState > 0 && bomState < 3)
+        let discarded = pending && start >= 0 ? streamPosition - start : 0
+        lineBuffer.removeAll(keepingCapacity: false)
+        pendingCR = false
+        bomState = 0
+        streamStartOffset = streamPosition
+        dataField = FieldBuffer()
+        eventTypeField = FieldBuffer()
+        pendingRetry = nil
+        blockStartOffset = -1
         return discarded
     }
 
     // MARK: - Line splitting
 
-    mutating func _consume(_ chunk: UnsafeRawBufferPointer, _ onEvent: (borrowing SSEEventView) -> Void) throws(SSEError) {
+    mutating func scanChunk(_ chunk: UnsafeRawBufferPointer, _ onEvent: (borrowing SSEEventView) -> Void) throws(SSEError) {
         let n = chunk.count
-        let chunkOffset = _offset
-        defer { _offset = chunkOffset + n }
+        let chunkOffset = streamPosition
+        defer { streamPosition = chunkOffset + n }
         var p = 0
-        if _bomState < 3 {
-            p = _skipBOM(chunk)
+        if bomState < 3 {
+            p = skipBOM(chunk)
             if p == n { return }
         }
-        if _pendingCR {
-            _pendingCR = false
+        if pendingCR {
+            pendingCR = false
             if chunk[p] == _LF { p += 1 }
         }
         var nextLF = -1
@@ -150,25 +150,25 @@ public struct SSEParser: Sendable {
         while p < n {
             let end: Int
             if n - p <= 16 {
-                end = _byteScan(chunk, from: p)
+                end = byteScan(chunk, from: p)
             } else {
-                if nextLF < p { nextLF = _memchr(chunk, _LF, from: p) }
-                if nextCR < p { nextCR = _memchr(chunk, _CR, from: p) }
+                if nextLF < p { nextLF = findByte(chunk, _LF, from: p) }
+                if nextCR < p { nextCR = findByte(chunk, _CR, from: p) }
                 end = min(nextLF, nextCR)
             }
             if end == n {
-                try _bufferPartialLine(chunk, from: p, chunkOffset: chunkOffset)
+                try bufferPartialLine(chunk, from: p, chunkOffset: chunkOffset)
                 break
             }
-            if _lineBuffer.isEmpty {
-                try _chunkLine(chunk, start: p, end: end, chunkOffset: chunkOffset, onEvent)
+            if lineBuffer.isEmpty {
+                try chunkLine(chunk, start: p, end: end, chunkOffset: chunkOffset, onEvent)
             } else {
-                try _appendToLineBuffer(chunk, p..<end)
-                try _bufferedLine(chunk, lineEndOffset: chunkOffset + end)
+                try appendToLineBuffer(chunk, p..<end)
+                try bufferedLine(chunk, lineEndOffset: chunkOffset + end)
             }
             if chunk[end] == _CR {
                 if end + 1 == n {
-                    _pendingCR = true
+                    pendingCR = true
                     p = n
                 } else {
                     p = chunk[end + 1] == _LF ? end + 2 : end + 1
@@ -177,57 +177,57 @@ public struct SSEParser: Sendable {
                 p = end + 1
             }
         }
-        _data.materialize(chunk)
-        _eventType.materialize(chunk)
+        dataField.materialize(chunk)
+        eventTypeField.materialize(chunk)
     }
 
     /// Consumes the start of a BOM at stream start. Returns where parsing
     /// goes on in `chunk` (`chunk.count` when every byte was a BOM byte).
-    mutating func _skipBOM(_ chunk: UnsafeRawBufferPointer) -> Int {
+    mutating func skipBOM(_ chunk: UnsafeRawBufferPointer) -> Int {
         var i = 0
-        let heldFromEarlierChunks = _bomState
-        while _bomState < 3 && i < chunk.count {
-            let expected: UInt8 = _bomState == 0 ? 0xEF : (_bomState == 1 ? 0xBB : 0xBF)
+        let heldFromEarlierChunks = bomState
+        while bomState < 3 && i < chunk.count {
+            let expected: UInt8 = bomState == 0 ? 0xEF : (bomState == 1 ? 0xBB : 0xBF)
             if chunk[i] != expected {
                 // Not a BOM: the bytes held from earlier chunks start a line;
                 // this chunk's bytes are parsed from its start as usual.
-                _bomState = 3
+                bomState = 3
                 if heldFromEarlierChunks > 0 {
-                    _lineStartOffset = _streamStartOffset
-                    _lineBuffer.append(0xEF)
-                    if heldFromEarlierChunks > 1 { _lineBuffer.append(0xBB) }
+                    lineStartOffset = streamStartOffset
+                    lineBuffer.append(0xEF)
+                    if heldFromEarlierChunks > 1 { lineBuffer.append(0xBB) }
                 }
                 return 0
             }
-            _bomState += 1
+            bomState += 1
             i += 1
         }
-        return i == chunk.count && _bomState < 3 ? chunk.count : i
+        return i == chunk.count && bomState < 3 ? chunk.count : i
     }
 
-    mutating func _bufferPartialLine(_ chunk: UnsafeRawBufferPointer, from p: Int, chunkOffset: Int) throws(SSEError) {
-        if _lineBuffer.isEmpty { _lineStartOffset = chunkOffset + p }
-        try _appendToLineBuffer(chunk, p..<chunk.count)
+    mutating func bufferPartialLine(_ chunk: UnsafeRawBufferPointer, from p: Int, chunkOffset: Int) throws(SSEError) {
+        if lineBuffer.isEmpty { lineStartOffset = chunkOffset + p }
+        try appendToLineBuffer(chunk, p..<chunk.count)
     }
 
     @inline(__always)
-    mutating func _appendToLineBuffer(_ chunk: UnsafeRawBufferPointer, _ range: Range<Int>) throws(SSEError) {
-        if _lineBuffer.count + range.count > _limits.maxLineBytes {
-            throw SSEError(reason: .lineTooLong(limit: _limits.maxLineBytes), offset: _lineStartOffset + _limits.maxLineBytes)
+    mutating func appendToLineBuffer(_ chunk: UnsafeRawBufferPointer, _ range: Range<Int>) throws(SSEError) {
+        if lineBuffer.count + range.count > activeLimits.maxLineBytes {
+            throw SSEError(reason: .lineTooLong(limit: activeLimits.maxLineBytes), offset: lineStartOffset + activeLimits.maxLineBytes)
         }
         if range.count <= 8 {
             // Tiny pieces (a stream fed byte by byte): the generic bulk
             // append costs more than the bytes themselves.
-            for index in range { _lineBuffer.append(chunk[index]) }
+            for index in range { lineBuffer.append(chunk[index]) }
         } else {
-            _lineBuffer.append(contentsOf: _bytes(chunk, range))
+            lineBuffer.append(contentsOf: chunkBytes(chunk, range))
         }
     }
 }
 
 /// Index of the first `byte` in `chunk[from...]`, or `chunk.count`.
 @inline(__always)
-func _memchr(_ chunk: UnsafeRawBufferPointer, _ byte: UInt8, from: Int) -> Int {
+func findByte(_ chunk: UnsafeRawBufferPointer, _ byte: UInt8, from: Int) -> Int {
     guard let base = chunk.baseAddress, from < chunk.count else { return chunk.count }
     guard let hit = memchr(base + from, Int32(byte), chunk.count - from) else { return chunk.count }
     return UnsafeRawPointer(hit) - base
@@ -235,7 +235,7 @@ func _memchr(_ chunk: UnsafeRawBufferPointer, _ byte: UInt8, from: Int) -> Int {
 
 /// Index of the first CR or LF in `chunk[from...]`, or `chunk.count`.
 @inline(__always)
-func _byteScan(_ chunk: UnsafeRawBufferPointer, from: Int) -> Int {
+func byteScan(_ chunk: UnsafeRawBufferPointer, from: Int) -> Int {
     var i = from
     while i < chunk.count {
         let byte = chunk[i]

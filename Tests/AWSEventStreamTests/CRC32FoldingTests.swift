@@ -68,11 +68,11 @@ import Testing
                 let start = Int(generator.next() % 64)
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
                 let expected = AWSEventStreamReference.crc32(storage[start..<(start + length)])
-                let table = bytes.baseAddress.map { ~CRC32._tableRegister(~0, $0, length) } ?? 0
+                let table = bytes.baseAddress.map { ~CRC32.tableRegister(~0, $0, length) } ?? 0
                 #expect(CRC32.checksum(bytes) == expected, "length \(length) at \(start)")
                 #expect(table == expected, "length \(length) at \(start)")
                 let seed = UInt32(truncatingIfNeeded: generator.next())
-                let continued = bytes.baseAddress.map { ~CRC32._tableRegister(~seed, $0, length) } ?? seed
+                let continued = bytes.baseAddress.map { ~CRC32.tableRegister(~seed, $0, length) } ?? seed
                 #expect(CRC32.update(seed, bytes) == continued, "length \(length) at \(start), from \(seed)")
             }
         }
@@ -97,7 +97,7 @@ import Testing
                     let done = _crc32_clmul(register, base, length, &out)
                     #expect(done == (length >= 8 ? 1 : 0), "length \(length)")
                     guard done == 1 else { continue }
-                    #expect(out == CRC32._tableRegister(register, base, length), "length \(length) at \(start) from \(register)")
+                    #expect(out == CRC32.tableRegister(register, base, length), "length \(length) at \(start) from \(register)")
                 }
             }
         }

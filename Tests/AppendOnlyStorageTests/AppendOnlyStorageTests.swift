@@ -184,7 +184,7 @@ final class StartingGate: Sendable {
     /// evicting the oldest waiting ones to make room, and refuses a region
     /// whose pages alone are over the bound.
     @Test func regionPoolEvictsTheOldestToStayInBounds() throws {
-        var pool = _RegionPool(maxRegions: 3, maxBytes: 100 << 10)
+        var pool = RegionPool(maxRegions: 3, maxBytes: 100 << 10)
         var unmapped = pool.give(try fakeRegion(1, 4 << 20), written: 40 << 10)
         unmapped += pool.give(try fakeRegion(2, 4 << 20), written: 40 << 10)
         #expect(unmapped.isEmpty)
@@ -207,7 +207,7 @@ final class StartingGate: Sendable {
     /// A buffer gets the smallest waiting region that fits, never one more
     /// than four times what it asks for, the newest among equals.
     @Test func regionPoolLendsTheSmallestFit() throws {
-        var pool = _RegionPool(maxRegions: 8, maxBytes: 1 << 30)
+        var pool = RegionPool(maxRegions: 8, maxBytes: 1 << 30)
         for (tag, size) in [(1, 64 << 20), (2, 16 << 20), (3, 4 << 20), (4, 16 << 20)] {
             _ = pool.give(try fakeRegion(tag, size), written: 0)
         }
@@ -226,7 +226,7 @@ final class StartingGate: Sendable {
     /// was lent, when that is more than its borrower wrote: those pages are
     /// still resident.
     @Test func regionPoolRemembersWhatALentRegionHeld() throws {
-        var pool = _RegionPool(maxRegions: 8, maxBytes: 20 << 20)
+        var pool = RegionPool(maxRegions: 8, maxBytes: 20 << 20)
         _ = pool.give(try fakeRegion(1, 64 << 20), written: 15 << 20)
         let first = pool.take(fitting: 64 << 20)
         let lent = try #require(first)

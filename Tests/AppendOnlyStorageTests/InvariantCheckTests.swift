@@ -34,7 +34,7 @@ import Testing
         guard _internalChecksEnabled else { return }
         await #expect(processExitsWith: .failure) {
             guard let base = UnsafeMutableRawPointer(bitPattern: (1 << 12) + 1) else { return }
-            var pool = _RegionPool(maxRegions: 2, maxBytes: 1 << 20)
+            var pool = RegionPool(maxRegions: 2, maxBytes: 1 << 20)
             _ = pool.give(_ReservedRegion(base: base, reservedBytes: 1 << 20), written: 0)
         }
     }

@@ -22,7 +22,7 @@ private struct ReadsAFile: ClientTool {
     @Test func aFoundationErrorBecomesASentence() async throws {
         let missing = "/nonexistent-\(UUID().uuidString)"
         let input = try JSONValue.parse(Array(#"{"path":"\#(missing)"}"#.utf8))
-        let (content, isError) = await _ErasedTool(ReadsAFile()).run(input)
+        let (content, isError) = await ErasedTool(ReadsAFile()).run(input)
         #expect(isError)
         guard case .text(let text) = content else {
             Issue.record("expected text, got \(content)")

@@ -16,7 +16,7 @@ import Testing
         for length in 0...300 {
             let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             let text = Array(Data(bytes).base64EncodedString().utf8)
-            let outcome = text.withUnsafeBytes { _decodeBase64($0, into: &out) }
+            let outcome = text.withUnsafeBytes { decodeBase64($0, into: &out) }
             #expect(outcome == .decoded(count: bytes.count), "length \(length)")
             #expect(Array(out.prefix(bytes.count)) == bytes, "length \(length)")
         }
@@ -35,7 +35,7 @@ import Testing
             let text = Array(Data(bytes).base64EncodedString().utf8)
             for tail in [#"""#, #""}"#, #"","p":"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234"}"#] {
                 let string = text + Array(tail.utf8)
-                let outcome = string.withUnsafeBytes { _decodeBase64String($0, into: &out) }
+                let outcome = string.withUnsafeBytes { decodeBase64String($0, into: &out) }
                 #expect(outcome?.length == text.count && outcome?.count == bytes.count, "length \(length)")
                 #expect(Array(out.prefix(bytes.count)) == bytes, "length \(length)")
             }
@@ -45,12 +45,12 @@ import Testing
                 var broken = text + Array(#""}"#.utf8)
                 guard broken[place] != UInt8(ascii: "=") else { continue }
                 broken[place] = UInt8(value)
-                #expect(broken.withUnsafeBytes { _decodeBase64String($0, into: &out) } == nil, "length \(length), \(value) at \(place)")
+                #expect(broken.withUnsafeBytes { decodeBase64String($0, into: &out) } == nil, "length \(length), \(value) at \(place)")
             }
         }
         // No quote at all, and nothing at all.
-        #expect(Array("QUJD".utf8).withUnsafeBytes { _decodeBase64String($0, into: &out) } == nil)
-        #expect([UInt8]().withUnsafeBytes { _decodeBase64String($0, into: &out) } == nil)
+        #expect(Array("QUJD".utf8).withUnsafeBytes { decodeBase64String($0, into: &out) } == nil)
+        #expect([UInt8]().withUnsafeBytes { decodeBase64String($0, into: &out) } == nil)
     }
 
     @Test func reportsTheGroupOfAnInvalidCharacter() {
@@ -59,7 +59,7 @@ import Testing
         for position in 0..<text.count {
             var broken = text
             broken[position] = UInt8(ascii: "*")
-            let outcome = broken.withUnsafeBytes { _decodeBase64($0, into: &out) }
+            let outcome = broken.withUnsafeBytes { decodeBase64($0, into: &out) }
             guard case .invalid(let at) = outcome else {
                 Issue.record("position \(position): \(outcome)")
                 continue
@@ -82,7 +82,7 @@ import Testing
             for position in Array(0..<96) + Array((text.count - 40)..<(text.count - 4)) {
                 var broken = text
                 broken[position] = UInt8(value)
-                let outcome = broken.withUnsafeBytes { _decodeBase64($0, into: &out) }
+                let outcome = broken.withUnsafeBytes { decodeBase64($0, into: &out) }
                 if outcome != .invalid(at: position - position % 4) { misses.append("byte \(value) at \(position): \(outcome)") }
             }
         }

@@ -113,7 +113,7 @@ private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.
         try message.withUnsafeBytes { bytes in
             try parser.feed(bytes) { blocks.append(Array($0.headerBytes)) }
         }
-        let usual = _BedrockEventDecoder._chunkHeaderBlock
+        let usual = BedrockEventDecoder.chunkHeaderBlock
         #expect(blocks == [Array(UnsafeBufferPointer(start: usual.utf8Start, count: usual.utf8CodeUnitCount))])
     }
 

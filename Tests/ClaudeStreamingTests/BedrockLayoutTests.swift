@@ -16,14 +16,14 @@ import Testing
     /// `payload` through the fast path alone: the event, or nil when it declines.
     func fast(_ payload: [UInt8]) -> [UInt8]? {
         var event: [UInt8] = []
-        let count = payload.withUnsafeBytes { _decodeBedrockLayout($0, into: &event) }
+        let count = payload.withUnsafeBytes { decodeBedrockLayout($0, into: &event) }
         return count.map { Array(event.prefix($0)) }
     }
 
-    /// `payload` through `_unwrapChunk` (fast path, then the general scanner).
+    /// `payload` through `unwrapChunk` (fast path, then the general scanner).
     func unwrapped(_ payload: [UInt8]) -> Result<[UInt8], ChunkProblem> {
         var event: [UInt8] = [0xEE]
-        switch payload.withUnsafeBytes({ _unwrapChunk($0, into: &event, options: .init()) }) {
+        switch payload.withUnsafeBytes({ unwrapChunk($0, into: &event, options: .init()) }) {
         case .event(let count): return .success(Array(event.prefix(count)))
         case .invalid(let what): return .failure(ChunkProblem(what: what))
         }

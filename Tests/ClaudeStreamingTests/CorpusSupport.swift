@@ -96,11 +96,11 @@ func runStream(
     sourceLocation: SourceLocation = #_sourceLocation,
     onSnapshot: (MessageSnapshot) -> Void = { _ in }
 ) -> StreamOutcome {
-    let outcome = _runStream(bytes, chunking: chunking, options: options, onSnapshot: onSnapshot)
+    let outcome = feedStream(bytes, chunking: chunking, options: options, onSnapshot: onSnapshot)
     if chunking == .whole && checkChunkings {
         let reference = outcome.summary
         for other in Chunking.allCases where other != .whole {
-            let summary = _runStream(bytes, chunking: other, options: options) { _ in }.summary
+            let summary = feedStream(bytes, chunking: other, options: options) { _ in }.summary
             #expect(summary == reference, "chunking \(other) changed the outcome", sourceLocation: sourceLocation)
         }
     }
@@ -115,7 +115,7 @@ extension StreamOutcome {
     }
 }
 
-private func _runStream(
+private func feedStream(
     _ bytes: [UInt8], chunking: Chunking, options: MessageAccumulatorOptions,
     onSnapshot: (MessageSnapshot) -> Void
 ) -> StreamOutcome {

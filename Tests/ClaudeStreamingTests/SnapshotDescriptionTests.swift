@@ -21,7 +21,7 @@ struct SnapshotDescriptionTests {
             + "web_search_tool_result, text, tool_use], \(message.text.count) chars of text, stop: tool_use, "
             + "in 1284 out 312 tokens, complete)")
         #expect(String(reflecting: message) == text)
-        #expect(!text.contains("_MessageHeaderBox"))
+        #expect(!text.contains("MessageHeaderBox"))
     }
 
     @Test func blocksActivitiesAndUsageSayWhatTheyHold() throws {

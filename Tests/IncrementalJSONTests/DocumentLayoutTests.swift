@@ -1,4 +1,4 @@
-// The parser's document layout (Values/_Node.swift): values made from nodes
+// The parser's document layout (Values/Node.swift): values made from nodes
 // must behave exactly like values built in code, whatever the parser reuses
 // or shares behind them.
 
@@ -31,10 +31,10 @@ import Testing
         var parser = IncrementalJSONParser()
         try parser.feed(#"{"id":7,"tags":["rain","heavy showers by noo"#)
         let snapshot = parser.value
-        #expect(parser._bytes.elementsEqual("rainheavy showers by noo".utf8))
-        #expect(parser._columns.count == 2)
-        #expect(parser._columns[0].map(\.tag) == [.shortString, .shortNumber])
-        #expect(parser._columns[1].map { [$0.tag == .string ? 1 : 0, $0.start, $0.count] } == [[1, 0, 4]])
+        #expect(parser.chunkBytes.elementsEqual("rainheavy showers by noo".utf8))
+        #expect(parser.nodeColumns.count == 2)
+        #expect(parser.nodeColumns[0].map(\.tag) == [.shortString, .shortNumber])
+        #expect(parser.nodeColumns[1].map { [$0.tag == .string ? 1 : 0, $0.start, $0.count] } == [[1, 0, 4]])
         #expect(snapshot?["tags"]?.isComplete == false)
         #expect(snapshot?["tags"]?[0]?.stringValue == "rain")
         let leaf = try #require(snapshot?["tags"]?[1])
@@ -43,10 +43,10 @@ import Testing
         // Up to the array's close (once the document closes, its columns
         // are settled and the parser lets them go).
         try parser.feed(#"n"]"#)
-        try #require(parser._columns.count == 2)
-        #expect(parser._columns[1].map { [$0.start, $0.count] } == [[0, 4], [4, 21]])
-        #expect(parser._columns[0].map(\.tag) == [.shortString, .shortNumber, .shortString, .array])
-        #expect(parser._columns[0].last.map { [$0.start, $0.count] } == [0, 2])
+        try #require(parser.nodeColumns.count == 2)
+        #expect(parser.nodeColumns[1].map { [$0.start, $0.count] } == [[0, 4], [4, 21]])
+        #expect(parser.nodeColumns[0].map(\.tag) == [.shortString, .shortNumber, .shortString, .array])
+        #expect(parser.nodeColumns[0].last.map { [$0.start, $0.count] } == [0, 2])
         try parser.feed("}")
         let done = try parser.finish()
         #expect(done.compactJSON == #"{"id":7,"tags":["rain","heavy showers by noon"]}"#)
@@ -97,7 +97,7 @@ import Testing
             // "duplicate" (9 bytes) is a value, stored every time: 18,000
             // bytes. The keys, 46,000 bytes over all records, are mostly
             // stored once (a few may share a cache slot and be stored again).
-            #expect(parser._bytes.count < 18_000 + 4_000)
+            #expect(parser.chunkBytes.count < 18_000 + 4_000)
         }
     }
 
@@ -115,7 +115,7 @@ import Testing
         #expect(try value["k"]?[0]?.numberValue?.int() == 1_234_567)
         #expect(value["k"]?[3]?.boolValue == true && value["k"]?[4]?.boolValue == false && value["k"]?[5]?.isNull == true)
         // Only the 8-byte key and the two 8-byte numbers were stored as text.
-        #expect(parser._bytes.count == 24)
+        #expect(parser.chunkBytes.count == 24)
     }
 
     /// A copy of a parser is an independent parser: both continue the same
@@ -160,7 +160,7 @@ import Testing
 
     /// Held snapshots of a stream of records share the document's columns:
     /// a snapshot adds its open path, never a child list of its own, and the
-    /// parser makes a new `_DocumentStorages` only when a column moves.
+    /// parser makes a new `DocumentStorages` only when a column moves.
     @Test func heldSnapshotsShareTheColumns() throws {
         var text = #"{"records": ["#
         for index in 0..<3_000 {
@@ -179,7 +179,7 @@ import Testing
         var storages = Set<ObjectIdentifier>()
         var recordColumns = Set<ObjectIdentifier>()
         for snapshot in snapshots {
-            guard case .object(let root) = snapshot.kind, case .open(let open) = root._members,
+            guard case .object(let root) = snapshot.kind, case .open(let open) = root.memberStorage,
                   let held = open.reader.storages else { continue }
             storages.insert(ObjectIdentifier(held))
             if let owner = held.column(2)?.owner { recordColumns.insert(ObjectIdentifier(owner)) }
@@ -207,7 +207,7 @@ import Testing
         let text = "[" + (0..<records).map { #"{"k": [\#($0), {"deep": [true, null]}]}"# }.joined(separator: ",") + "]"
         let value = try JSONValue.parse(text)
         #expect(value.compactJSON == text.replacingOccurrences(of: " ", with: ""))
-        guard case .array(let array) = value.kind, case .run(let run) = array._elements,
+        guard case .array(let array) = value.kind, case .run(let run) = array.arrayElements,
               let storages = run.reader.storages else {
             Issue.record("expected a parsed array")
             return

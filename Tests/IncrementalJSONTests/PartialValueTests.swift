@@ -111,7 +111,7 @@ import Testing
         for (index, snapshot) in snapshots.enumerated() {
             let array = try #require(snapshot.arrayValue)
             #expect(array.count == index + 1)
-            if case .open(let open) = array._elements, let storage = open.reader.storages?.column(0)?.owner {
+            if case .open(let open) = array.arrayElements, let storage = open.reader.storages?.column(0)?.owner {
                 buffers.insert(ObjectIdentifier(storage))
             }
         }

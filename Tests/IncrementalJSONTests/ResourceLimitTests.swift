@@ -81,12 +81,12 @@ import Testing
     /// `maxBytes` is capped to the limit. (Parsing 1 GiB here would take
     /// several GiB of nodes; the widths are checked directly.)
     @Test func documentLimitKeepsCountsInTheirField() {
-        let densestArray = (_NodeLimits.maxDocumentBytes - 1) / 2
+        let densestArray = (NodeLimits.maxDocumentBytes - 1) / 2
         #expect(densestArray <= (1 << 29) - 1)
-        let node = _Node(.array, start: Int(UInt32.max), count: densestArray)
+        let node = Node(.array, start: Int(UInt32.max), count: densestArray)
         #expect(node.tag == .array && node.count == densestArray && node.start == Int(UInt32.max))
-        #expect(IncrementalJSONParser()._maxDocumentBytes == 1 << 30)
-        #expect(IncrementalJSONParser(options: JSONParserOptions(maxBytes: 8 << 30))._maxDocumentBytes == 1 << 30)
-        #expect(IncrementalJSONParser(options: JSONParserOptions(maxBytes: 1_000))._maxDocumentBytes == 1_000)
+        #expect(IncrementalJSONParser().documentByteLimit == 1 << 30)
+        #expect(IncrementalJSONParser(options: JSONParserOptions(maxBytes: 8 << 30)).documentByteLimit == 1 << 30)
+        #expect(IncrementalJSONParser(options: JSONParserOptions(maxBytes: 1_000)).documentByteLimit == 1_000)
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 // it, the round, and the partial response.
 
 extension ClaudeSession {
-    func _run(prompt: [TurnContent]?, outputSchema: JSONValue?,
+    func runRounds(prompt: [TurnContent]?, outputSchema: JSONValue?,
               onSnapshot: (@Sendable (ResponseSnapshot) -> Void)?) async throws(SessionError) -> SessionResponse {
         let start = state.withLock { state -> SessionTranscript? in
             if state.busy { return nil }

@@ -26,7 +26,7 @@ public final class ClaudeSession: Sendable {
     /// The names of the client tools, in declaration order.
     public var toolNames: [String] { tools.map(\.name) }
 
-    let tools: [_ErasedTool]
+    let tools: [ErasedTool]
     let transport: any MessageStreaming
     let state: Mutex<(transcript: SessionTranscript, busy: Bool)>
 
@@ -44,7 +44,7 @@ public final class ClaudeSession: Sendable {
     ///   - transport: sends each request and streams its response.
     public init(transcript: SessionTranscript, tools: [any ClientTool] = [],
                 configuration: SessionConfiguration = SessionConfiguration(), transport: any MessageStreaming) {
-        self.tools = tools.map { _ErasedTool($0) }
+        self.tools = tools.map { ErasedTool($0) }
         var transcript = transcript
         let declared = Set(transcript.setup.tools.compactMap(\.name))
         transcript.setup.tools += self.tools.filter { !declared.contains($0.name) }.map(\.definition)
@@ -85,26 +85,26 @@ public final class ClaudeSession: Sendable {
     ///
     /// - Throws: ``SessionError`` with the transcript after the last complete step.
     public func respond(to prompt: String) async throws(SessionError) -> SessionResponse {
-        try await _run(prompt: [.text(prompt)], outputSchema: nil, onSnapshot: nil)
+        try await runRounds(prompt: [.text(prompt)], outputSchema: nil, onSnapshot: nil)
     }
 
     /// Sends a prompt of any content (images, documents, several parts, API blocks).
     public func respond(to prompt: [TurnContent]) async throws(SessionError) -> SessionResponse {
-        try await _run(prompt: prompt, outputSchema: nil, onSnapshot: nil)
+        try await runRounds(prompt: prompt, outputSchema: nil, onSnapshot: nil)
     }
 
     /// Continues without a new prompt: runs the tool calls left pending (a
     /// turn limit, a cancellation, a stop), or answers a transcript that
     /// ends with the user's turn, or continues after `pause_turn`.
     public func resume() async throws(SessionError) -> SessionResponse {
-        try await _run(prompt: nil, outputSchema: nil, onSnapshot: nil)
+        try await runRounds(prompt: nil, outputSchema: nil, onSnapshot: nil)
     }
 
     /// Asks for an answer of type `T` (its schema goes in the request) and decodes it.
     ///
     /// - Throws: ``SessionError``; a decode failure is ``SessionError/Kind/structuredOutput(_:)`` saying why.
     public func respond<T: StructuredResponse>(to prompt: String, generating type: T.Type) async throws(SessionError) -> T {
-        let response = try await _run(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: transcript), onSnapshot: nil)
+        let response = try await runRounds(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: transcript), onSnapshot: nil)
         do throws(StructuredOutputError) {
             return try response.message.decodeStructured(T.self, complete: true)
         } catch {
@@ -124,21 +124,21 @@ public final class ClaudeSession: Sendable {
     /// As ``streamResponse(to:)-(String)``, for a prompt of any content.
     public func streamResponse(to prompt: [TurnContent]) -> ResponseStream {
         ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
-            try await self._run(prompt: prompt, outputSchema: nil, onSnapshot: onSnapshot)
+            try await self.runRounds(prompt: prompt, outputSchema: nil, onSnapshot: onSnapshot)
         }
     }
 
     /// As ``resume()``, streamed.
     public func streamResume() -> ResponseStream {
         ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
-            try await self._run(prompt: nil, outputSchema: nil, onSnapshot: onSnapshot)
+            try await self.runRounds(prompt: nil, outputSchema: nil, onSnapshot: onSnapshot)
         }
     }
 
     /// As ``streamResponse(to:)-(String)``, with `T.Partial` decoded at every snapshot.
     public func streamResponse<T: StructuredResponse>(to prompt: String, generating type: T.Type) -> StructuredResponseStream<T> {
         StructuredResponseStream(base: ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
-            try await self._run(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: self.transcript), onSnapshot: onSnapshot)
+            try await self.runRounds(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: self.transcript), onSnapshot: onSnapshot)
         })
     }
 

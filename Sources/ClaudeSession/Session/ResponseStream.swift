@@ -140,7 +140,7 @@ final class SnapshotMailbox: Sendable {
 
     func next() async -> Delivery {
         while true {
-            if let ready = _take() { return ready }
+            if let ready = take() { return ready }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let ready = state.withLock { state -> Bool in
@@ -157,7 +157,7 @@ final class SnapshotMailbox: Sendable {
         }
     }
 
-    private func _take() -> Delivery? {
+    private func take() -> Delivery? {
         state.withLock { state -> Delivery? in
             if !state.queue.isEmpty { return .snapshot(state.queue.removeFirst()) }
             guard let end = state.end else { return nil }

@@ -99,7 +99,7 @@ public enum ToolOutput: Sendable, Hashable {
 }
 
 /// A tool with its `Arguments` type erased, so a session holds any mix.
-struct _ErasedTool: Sendable {
+struct ErasedTool: Sendable {
     let name: String
     /// The definition sent; when the schema could not be derived, an
     /// object schema without properties that is never sent (see `schemaError`).

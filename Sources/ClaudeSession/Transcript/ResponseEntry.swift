@@ -30,7 +30,7 @@ public struct ResponseEntry: Sendable, Hashable {
     /// The HTTP `request-id` of the response, when the transport gave one.
     public var requestID: String?
     /// The snapshot the entry was made from (not saved; a restored entry parses its content).
-    private var _origin: MessageSnapshot?
+    private var origin: MessageSnapshot?
 
     /// Takes a finished snapshot. Its content bytes are made when first
     /// needed (the next request, or saving), so receiving a response costs
@@ -47,7 +47,7 @@ public struct ResponseEntry: Sendable, Hashable {
         usage = RawJSON(snapshot.usage.json)
         handovers = snapshot.handovers.map { Handover(contentIndex: $0.contentIndex, fromModel: $0.fromModel, toModel: $0.toModel) }
         requestID = snapshot.metadata.requestID
-        _origin = snapshot
+        origin = snapshot
     }
 
     /// An assistant turn given as its content array (read from a saved
@@ -66,7 +66,7 @@ public struct ResponseEntry: Sendable, Hashable {
         self.usage = usage
         self.requestID = requestID
         handovers = []
-        _origin = nil
+        origin = nil
         handovers = snapshot.handovers.map { Handover(contentIndex: $0.contentIndex, fromModel: $0.fromModel, toModel: $0.toModel) }
     }
 
@@ -117,7 +117,7 @@ public struct ResponseEntry: Sendable, Hashable {
     ///
     /// - Complexity: O(1) for an entry made from a snapshot; O(size), a parse, for a restored one.
     public var snapshot: MessageSnapshot {
-        if let _origin { return _origin }
+        if let origin { return origin }
         return MessageSnapshot(messageJSON: .object([
             ("id", .string(id)), ("type", .string("message")), ("role", .string("assistant")),
             ("model", .string(requestedModel.isEmpty ? model : requestedModel)), ("content", content.value),

@@ -30,13 +30,13 @@ public struct SessionTranscript: Sendable, Hashable {
     /// tool choice, and any field the API takes (``MessageRequest/additionalFields``).
     /// Its `messages` are always empty: the entries are the conversation.
     public var setup: MessageRequest {
-        get { _setup }
+        get { setupRequest }
         set {
-            _setup = newValue
-            _setup.messages = []
+            setupRequest = newValue
+            setupRequest.messages = []
         }
     }
-    private var _setup: MessageRequest
+    private var setupRequest: MessageRequest
 
     /// The entries, oldest first. Changed only through the `append` methods,
     /// which keep every tool output answering a call of the response before it.
@@ -45,8 +45,8 @@ public struct SessionTranscript: Sendable, Hashable {
     /// An empty conversation with `setup` (its messages are ignored; see
     /// ``init(request:)`` to continue them).
     public init(setup: MessageRequest) {
-        _setup = setup
-        _setup.messages = []
+        setupRequest = setup
+        setupRequest.messages = []
         entries = []
     }
 
@@ -164,7 +164,7 @@ public struct SessionTranscript: Sendable, Hashable {
 
     /// The request with `messages` from the entries (and nothing checked).
     public var request: MessageRequest {
-        var request = _setup
+        var request = setupRequest
         request.messages = messages
         return request
     }
@@ -212,9 +212,9 @@ public struct SessionTranscript: Sendable, Hashable {
     ///
     /// - Complexity: O(size of both).
     public static func == (lhs: SessionTranscript, rhs: SessionTranscript) -> Bool {
-        if lhs.entries == rhs.entries, lhs._setup.model == rhs._setup.model,
-           (try? lhs._setup.apiJSONBytes()) == (try? rhs._setup.apiJSONBytes()),
-           lhs._setup.betas == rhs._setup.betas, lhs._setup.userProfileID == rhs._setup.userProfileID {
+        if lhs.entries == rhs.entries, lhs.setupRequest.model == rhs.setupRequest.model,
+           (try? lhs.setupRequest.apiJSONBytes()) == (try? rhs.setupRequest.apiJSONBytes()),
+           lhs.setupRequest.betas == rhs.setupRequest.betas, lhs.setupRequest.userProfileID == rhs.setupRequest.userProfileID {
             return true
         }
         guard let left = try? lhs.jsonBytes(), let right = try? rhs.jsonBytes() else { return false }
@@ -223,7 +223,7 @@ public struct SessionTranscript: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) {
         // What both sides of an equality agree on however the parts are typed.
-        hasher.combine(_setup.model.id)
+        hasher.combine(setupRequest.model.id)
         hasher.combine(responses.map(\.content))
     }
 }

@@ -7,9 +7,9 @@
 
 import IncrementalJSON
 
-extension _AccumulatorState {
+extension AccumulatorState {
     /// Applies a parsed (non-hot) event; returns true when the message changed.
-    mutating func applyParsed(_ event: JSONValue) throws(_EventFailure) -> Bool {
+    mutating func applyParsed(_ event: JSONValue) throws(EventFailure) -> Bool {
         guard event.objectValue != nil else { throw .violation("event data is not a JSON object") }
         switch event["type"]?.stringValue {
         case "message_start":
@@ -45,14 +45,14 @@ extension _AccumulatorState {
         return true
     }
 
-    private func blockIndex(_ event: JSONValue) throws(_EventFailure) -> Int {
+    private func blockIndex(_ event: JSONValue) throws(EventFailure) -> Int {
         guard let number = event["index"]?.numberValue, let index = try? number.int(), index >= 0 else {
             throw .violation("\(event["type"]?.stringValue ?? "event") without a valid index")
         }
         return index
     }
 
-    private mutating func startMessage(_ message: JSONValue?) throws(_EventFailure) {
+    private mutating func startMessage(_ message: JSONValue?) throws(EventFailure) {
         guard let message, message.objectValue != nil else { throw .violation("message_start without a message object") }
         switch phase {
         case .streaming: throw .violation("message_start before the previous message_stop")
@@ -73,7 +73,7 @@ extension _AccumulatorState {
         phase = .streaming
     }
 
-    private mutating func startBlock(at index: Int, _ json: JSONValue?) throws(_EventFailure) {
+    private mutating func startBlock(at index: Int, _ json: JSONValue?) throws(EventFailure) {
         try phase.requireStreaming("content_block_start")
         guard let json, json.objectValue != nil else { throw .violation("content_block_start \(index) without a content_block object") }
         // A start always appends: its block is routed by its position, which
@@ -87,12 +87,12 @@ extension _AccumulatorState {
         current?.content.append(ContentBlock.fromStart(json, isComplete: false))
     }
 
-    private mutating func stopBlock(at index: Int) throws(_EventFailure) {
+    private mutating func stopBlock(at index: Int) throws(EventFailure) {
         try phase.requireStreaming("content_block_stop")
         guard streaming.stop(at: index, in: &current) else { throw .violation("content_block_stop for index \(index), which is not open") }
     }
 
-    private mutating func applyMessageDelta(_ event: JSONValue) throws(_EventFailure) {
+    private mutating func applyMessageDelta(_ event: JSONValue) throws(EventFailure) {
         try phase.requireStreaming("message_delta")
         try countMessageBytes(eventDataBytes)
         if let delta = event["delta"]?.objectValue {
@@ -119,15 +119,15 @@ extension _AccumulatorState {
     }
 
     /// A `content_block_delta` the hot scanner did not take.
-    private mutating func applyParsedDelta(_ delta: JSONValue?, at index: Int) throws(_EventFailure) {
+    private mutating func applyParsedDelta(_ delta: JSONValue?, at index: Int) throws(EventFailure) {
         guard let delta, let type = delta["type"]?.stringValue else {
             throw .violation("content_block_delta \(index) without a delta type")
         }
-        if let kind = _HotDeltaKind(deltaType: type) {
+        if let kind = HotDeltaKind(deltaType: type) {
             let field = kind.payloadField.description
             guard let text = delta[field]?.stringValue else { throw .violation("\(type) without a \(field) string") }
             var bytes = Array(text.utf8)
-            try bytes.withUnsafeMutableBufferPointer { (buffer) throws(_EventFailure) in
+            try bytes.withUnsafeMutableBufferPointer { (buffer) throws(EventFailure) in
                 try applyDelta(kind, payload: UnsafeBufferPointer(buffer), at: index)
             }
             return
@@ -135,23 +135,23 @@ extension _AccumulatorState {
         try phase.requireStreaming("content_block_delta")
         // Kept (or, for a known block, skipped) whole: the event's bytes count.
         try countMessageBytes(eventDataBytes)
-        // The block's kind applies it (its `_deltas` table); see Blocks/ContentBlockKind.swift.
-        try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
-            if block._apply(delta: type, delta) == .wrongBlock {
+        // The block's kind applies it (its `deltas` table); see Blocks/ContentBlockKind.swift.
+        try updateOpenBlock(at: index) { (block) throws(EventFailure) in
+            if block.applyKindDelta(delta: type, delta) == .wrongBlock {
                 throw .violation("\(type) for a \(block.type) block at index \(index)")
             }
         }
     }
 
     /// Applies a text, JSON, thinking or signature delta.
-    mutating func applyDelta(_ kind: _HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(_EventFailure) {
+    mutating func applyDelta(_ kind: HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(EventFailure) {
         try phase.requireStreaming("content_block_delta")
         try countMessageBytes(payload.count)
         // Only text deltas can be structured output; the others skip the lookup.
         let structured = kind == .text && options.structuredOutput.includes(index)
         switch kind {
         case .text, .thinking, .inputJSON:
-            let live: _LiveKind = switch kind {
+            let live: LiveKind = switch kind {
             case .text: structured ? .structuredText : .text
             case .thinking: .thinking
             default: .toolInput
@@ -159,7 +159,7 @@ extension _AccumulatorState {
             if streaming.append(payload, at: index, as: live, to: &current, options: options.json) { return }
         case .signature:
             var applied = false
-            try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
+            try updateOpenBlock(at: index) { (block) throws(EventFailure) in
                 guard case .thinking(var thinking) = block else { return }
                 thinking.signature = String(decoding: payload, as: UTF8.self)
                 block = .thinking(thinking)
@@ -168,14 +168,14 @@ extension _AccumulatorState {
             if applied { return }
         }
         // Not an open block of the delta's kind: say which it is.
-        try updateOpenBlock(at: index) { (block) throws(_EventFailure) in
+        try updateOpenBlock(at: index) { (block) throws(EventFailure) in
             throw .violation("\(kind.wireName) for a \(block.type) block at index \(index)")
         }
     }
 
     /// Adds a delta's bytes to the message's total; past
     /// ``MessageAccumulatorOptions/maxMessageBytes`` that is a violation.
-    private mutating func countMessageBytes(_ count: Int) throws(_EventFailure) {
+    private mutating func countMessageBytes(_ count: Int) throws(EventFailure) {
         messageBytes += count
         guard messageBytes <= options.maxMessageBytes else {
             throw .violation("the message's deltas exceed \(options.maxMessageBytes) bytes")
@@ -183,12 +183,12 @@ extension _AccumulatorState {
     }
 
     private mutating func updateOpenBlock(
-        at index: Int, _ body: (inout ContentBlock) throws(_EventFailure) -> Void
-    ) throws(_EventFailure) {
-        var failure: _EventFailure?
+        at index: Int, _ body: (inout ContentBlock) throws(EventFailure) -> Void
+    ) throws(EventFailure) {
+        var failure: EventFailure?
         let found: Bool? = streaming.update(at: index, in: &current) { block in
             guard !block.isComplete else { return false }
-            do throws(_EventFailure) { try body(&block) } catch { failure = error }
+            do throws(EventFailure) { try body(&block) } catch { failure = error }
             return true
         }
         if let failure { throw failure }
@@ -196,12 +196,12 @@ extension _AccumulatorState {
     }
 }
 
-extension _AccumulatorState.Phase {
+extension AccumulatorState.Phase {
     /// Throws unless a message is streaming. A method of the phase, not of
     /// the state: a non-mutating method of the whole state, called from a
     /// mutating one, copied all of it (648 bytes) on every delta.
     @inline(__always)
-    func requireStreaming(_ what: String) throws(_EventFailure) {
+    func requireStreaming(_ what: String) throws(EventFailure) {
         switch self {
         case .streaming: return
         case .beforeMessage: throw .violation("\(what) before message_start")

@@ -10,7 +10,7 @@ extension MessageAccumulator {
     /// `FuzzTesting` SPI because the fuzz package (Fuzz/Package.swift) is a
     /// package of its own, where `package` access does not reach.
     @_spi(FuzzTesting) public static func _checkHotPathAgreement(_ data: UnsafeRawBufferPointer) -> String? {
-        var scanner = _HotDeltaScanner()
+        var scanner = HotDeltaScanner()
         guard let delta = scanner.scan(data) else { return nil }
         let payload: [UInt8] = delta.payloadIsInData
             ? Array(UnsafeRawBufferPointer(rebasing: data[delta.payloadRange]))

@@ -16,7 +16,7 @@ import IncrementalJSON
 /// The delta kinds the scanner reads, with the one table of their wire
 /// names and payload fields that the scanner, the full-parser path and the
 /// fuzz self-check all read.
-enum _HotDeltaKind: UInt8, CaseIterable {
+enum HotDeltaKind: UInt8, CaseIterable {
     case text, inputJSON, thinking, signature
 
     /// The delta's `type`.
@@ -40,7 +40,7 @@ enum _HotDeltaKind: UInt8, CaseIterable {
     }
 
     init?(deltaType: UnsafeRawBufferPointer) {
-        guard let kind = Self.first(where: { _equals(deltaType, $0.wireName) }) else { return nil }
+        guard let kind = Self.first(where: { equals(deltaType, $0.wireName) }) else { return nil }
         self = kind
     }
 
@@ -62,20 +62,20 @@ enum _HotDeltaKind: UInt8, CaseIterable {
         self = kind
     }
 
-    func isPayloadKey(_ key: UnsafeRawBufferPointer) -> Bool { _equals(key, payloadField) }
+    func isPayloadKey(_ key: UnsafeRawBufferPointer) -> Bool { equals(key, payloadField) }
 }
 
 /// A decoded hot delta.
-struct _HotDelta {
+struct HotDelta {
     var index: Int
-    var kind: _HotDeltaKind
+    var kind: HotDeltaKind
     /// Where the unescaped payload lies: in the event data when the string
     /// had no escapes (no copy), else in the scanner's buffer.
     var payloadRange: Range<Int>
     var payloadIsInData: Bool
 }
 
-struct _HotDeltaScanner {
+struct HotDeltaScanner {
     /// Holds the unescaped payload of the last scan whose string had
     /// escapes, at the delta's `payloadRange`; bytes past it are stale.
     private(set) var unescapedBuffer: [UInt8] = []
@@ -87,7 +87,7 @@ struct _HotDeltaScanner {
     /// Reads `data` as a hot delta, or returns nil (use the full parser).
     ///
     /// - Complexity: O(`data.count`), one pass.
-    mutating func scan(_ data: UnsafeRawBufferPointer) -> _HotDelta? {
+    mutating func scan(_ data: UnsafeRawBufferPointer) -> HotDelta? {
         if let delta = scanCanonical(data) { return delta }
         return scanAnyOrder(data)
     }
@@ -95,12 +95,12 @@ struct _HotDeltaScanner {
     /// The exact byte layout the API sends, checked by prefix compares:
     /// `{"type":"content_block_delta","index":N,"delta":{"type":"T","F":"…"}}`
     /// with optional whitespace only before the closing braces.
-    private mutating func scanCanonical(_ data: UnsafeRawBufferPointer) -> _HotDelta? {
-        var reader = _ByteReader(data)
+    private mutating func scanCanonical(_ data: UnsafeRawBufferPointer) -> HotDelta? {
+        var reader = ByteReader(data)
         guard reader.consumeLiteral(#"{"type":"content_block_delta","index":"#),
               let index = reader.smallInteger(),
               reader.consumeLiteral(#","delta":{"type":""#) else { return nil }
-        guard let kind = _HotDeltaKind.first(where: { reader.consumeCanonicalHead(of: $0) }) else { return nil }
+        guard let kind = HotDeltaKind.first(where: { reader.consumeCanonicalHead(of: $0) }) else { return nil }
         guard let payload = reader.string(unescapingInto: &unescapedBuffer) else { return nil }
         if !payload.inData { unescapedCount = payload.range.count }
         reader.skipWhitespace()
@@ -109,16 +109,16 @@ struct _HotDeltaScanner {
         guard reader.consume(0x7D) else { return nil }
         reader.skipWhitespace()
         guard reader.atEnd else { return nil }
-        return _HotDelta(index: index, kind: kind, payloadRange: payload.range, payloadIsInData: payload.inData)
+        return HotDelta(index: index, kind: kind, payloadRange: payload.range, payloadIsInData: payload.inData)
     }
 
     /// The same event with its keys in any order and any whitespace.
-    private mutating func scanAnyOrder(_ data: UnsafeRawBufferPointer) -> _HotDelta? {
-        var reader = _ByteReader(data)
+    private mutating func scanAnyOrder(_ data: UnsafeRawBufferPointer) -> HotDelta? {
+        var reader = ByteReader(data)
         guard reader.consume(0x7B) else { return nil }  // {
         var sawType = false
         var index: Int?
-        var delta: (kind: _HotDeltaKind, payload: Range<Int>, inData: Bool)?
+        var delta: (kind: HotDeltaKind, payload: Range<Int>, inData: Bool)?
         var first = true
         while true {
             reader.skipWhitespace()
@@ -126,13 +126,13 @@ struct _HotDeltaScanner {
             if !first { guard reader.consume(0x2C) else { return nil } ; reader.skipWhitespace() }
             first = false
             guard let key = reader.plainString(), reader.colon() else { return nil }
-            if _equals(key, "type") {
-                guard !sawType, let value = reader.plainString(), _equals(value, "content_block_delta") else { return nil }
+            if equals(key, "type") {
+                guard !sawType, let value = reader.plainString(), equals(value, "content_block_delta") else { return nil }
                 sawType = true
-            } else if _equals(key, "index") {
+            } else if equals(key, "index") {
                 guard index == nil, let value = reader.smallInteger() else { return nil }
                 index = value
-            } else if _equals(key, "delta") {
+            } else if equals(key, "delta") {
                 guard delta == nil, let read = readDelta(&reader) else { return nil }
                 delta = read
             } else {
@@ -141,14 +141,14 @@ struct _HotDeltaScanner {
         }
         reader.skipWhitespace()
         guard reader.atEnd, sawType, let index, let delta else { return nil }
-        return _HotDelta(index: index, kind: delta.kind, payloadRange: delta.payload, payloadIsInData: delta.inData)
+        return HotDelta(index: index, kind: delta.kind, payloadRange: delta.payload, payloadIsInData: delta.inData)
     }
 
     /// Reads the `delta` object: its `type` and its one payload string.
-    private mutating func readDelta(_ reader: inout _ByteReader) -> (_HotDeltaKind, Range<Int>, Bool)? {
+    private mutating func readDelta(_ reader: inout ByteReader) -> (HotDeltaKind, Range<Int>, Bool)? {
         reader.skipWhitespace()
         guard reader.consume(0x7B) else { return nil }
-        var kind: _HotDeltaKind?
+        var kind: HotDeltaKind?
         var payloadKey: UnsafeRawBufferPointer?
         var payload: (range: Range<Int>, inData: Bool)?
         var first = true
@@ -158,8 +158,8 @@ struct _HotDeltaScanner {
             if !first { guard reader.consume(0x2C) else { return nil } ; reader.skipWhitespace() }
             first = false
             guard let key = reader.plainString(), reader.colon() else { return nil }
-            if _equals(key, "type") {
-                guard kind == nil, let value = reader.plainString(), let k = _HotDeltaKind(deltaType: value) else { return nil }
+            if equals(key, "type") {
+                guard kind == nil, let value = reader.plainString(), let k = HotDeltaKind(deltaType: value) else { return nil }
                 kind = k
             } else if payloadKey == nil {
                 payloadKey = key
@@ -176,7 +176,7 @@ struct _HotDeltaScanner {
 }
 
 /// A cursor over bytes with the few JSON reads the scanner needs.
-struct _ByteReader {
+struct ByteReader {
     let base: UnsafeRawBufferPointer
     var position = 0
 
@@ -208,7 +208,7 @@ struct _ByteReader {
     mutating func consumeLiteral(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard n <= base.count &- position, let start = base.baseAddress,
-              _bytesEqual(start + position, UnsafeRawPointer(literal.utf8Start), n) else { return false }
+              bytesEqual(start + position, UnsafeRawPointer(literal.utf8Start), n) else { return false }
         position &+= n
         return true
     }
@@ -217,7 +217,7 @@ struct _ByteReader {
     /// layout's delta type and payload key, the payload's opening quote
     /// left for ``string(unescapingInto:)``), or nothing.
     @inline(__always)
-    mutating func consumeCanonicalHead(of kind: _HotDeltaKind) -> Bool {
+    mutating func consumeCanonicalHead(of kind: HotDeltaKind) -> Bool {
         let start = position
         if consumeLiteral(kind.wireName), consumeLiteral(#"",""#), consumeLiteral(kind.payloadField), consumeLiteral(#"":"#) {
             return true
@@ -228,13 +228,13 @@ struct _ByteReader {
 
     /// The input from `position` as bytes, or nil when there are none.
     @inline(__always)
-    private var _bytes: UnsafePointer<UInt8>? {
+    private var chunkBytes: UnsafePointer<UInt8>? {
         base.baseAddress?.assumingMemoryBound(to: UInt8.self)
     }
 
     /// A string without escapes or non-ASCII bytes, returned in place.
     mutating func plainString() -> UnsafeRawBufferPointer? {
-        guard consume(0x22), let p = _bytes else { return nil }
+        guard consume(0x22), let p = chunkBytes else { return nil }
         let start = position
         position = _JSONStringReader.skipPlain(p, position, base.count)
         guard peek() == 0x22 else { return nil }
@@ -265,7 +265,7 @@ struct _ByteReader {
     /// leaves to the full parser: surrogate escapes, invalid UTF-8, bad
     /// escapes, control bytes.
     mutating func string(unescapingInto out: inout [UInt8]) -> (range: Range<Int>, inData: Bool)? {
-        guard consume(0x22), let p = _bytes else { return nil }
+        guard consume(0x22), let p = chunkBytes else { return nil }
         let start = position
         let n = base.count
         let first = _JSONStringReader.run(p, from: position, to: n)
@@ -338,7 +338,7 @@ struct _ByteReader {
 /// overlaps the previous one (and a short name two overlapping loads), so
 /// no name takes a byte-by-byte loop.
 @inline(__always)
-func _bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
     @inline(__always) func same<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Bool {
         a.loadUnaligned(fromByteOffset: offset, as: T.self) == b.loadUnaligned(fromByteOffset: offset, as: T.self)
     }
@@ -356,7 +356,7 @@ func _bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool
 }
 
 @inline(__always)
-func _equals(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+func equals(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
     guard bytes.count == literal.utf8CodeUnitCount else { return false }
     return bytes.elementsEqual(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
 }
@@ -365,7 +365,7 @@ extension Array where Element == UInt8 {
     /// Appends raw bytes with one copy (the generic `append(contentsOf:)`
     /// walks a raw buffer byte by byte).
     @inline(__always)
-    mutating func _appendBytes(_ bytes: UnsafeRawBufferPointer) {
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) {
         append(contentsOf: bytes.bindMemory(to: UInt8.self))
     }
 }

@@ -5,9 +5,9 @@
 // A synchronous push pipeline with no per-byte calls across layers:
 //
 //   feed(bytes) ─► SSEParser ─► event view (data borrowed from the chunk)
-//          or  ─► _BedrockEventDecoder ─► event (base64 decoded) ┤
+//          or  ─► BedrockEventDecoder ─► event (base64 decoded) ┤
 //                                  │
-//                 hot delta? ──────┼─ yes ─► _HotDeltaScanner ─► append payload
+//                 hot delta? ──────┼─ yes ─► HotDeltaScanner ─► append payload
 //                                  └─ no ──► JSONValue.parse ─► apply by `type`
 //
 // State the snapshot does not need (the SSE parser, the block being
@@ -117,15 +117,15 @@ public struct MessageAccumulator: Sendable {
     /// The options the accumulator was made with.
     public let options: MessageAccumulatorOptions
     var sse: SSEParser
-    var bedrock: _BedrockEventDecoder
-    var state: _AccumulatorState
+    var bedrock: BedrockEventDecoder
+    var state: AccumulatorState
 
     /// An accumulator at the start of a stream, reading it as `options` says.
     public init(options: MessageAccumulatorOptions = MessageAccumulatorOptions()) {
         self.options = options
         sse = SSEParser(limits: options.sseLimits)
-        bedrock = _BedrockEventDecoder(limits: options.eventStreamLimits)
-        state = _AccumulatorState(options: options)
+        bedrock = BedrockEventDecoder(limits: options.eventStreamLimits)
+        state = AccumulatorState(options: options)
     }
 
     /// The message as it stands (nil before `message_start`).
@@ -145,23 +145,23 @@ public struct MessageAccumulator: Sendable {
     public mutating func feed(
         _ bytes: UnsafeRawBufferPointer, onSnapshot: (MessageSnapshot) -> Void
     ) throws(MessageStreamError) {
-        try _feed(bytes, emitsSnapshots: true, onSnapshot: onSnapshot)
+        try feedBytes(bytes, emitsSnapshots: true, onSnapshot: onSnapshot)
     }
 
     /// Feeds a chunk without handing out snapshots (read ``snapshot`` when
     /// you need one).
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(MessageStreamError) {
-        try _feed(bytes, emitsSnapshots: false) { _ in }
+        try feedBytes(bytes, emitsSnapshots: false) { _ in }
     }
 
-    private mutating func _feed(
+    private mutating func feedBytes(
         _ bytes: UnsafeRawBufferPointer, emitsSnapshots: Bool, onSnapshot: (MessageSnapshot) -> Void
     ) throws(MessageStreamError) {
         if let failure = state.failure { throw failure }
         // Move the parts out so the event callback can mutate `state` while
         // the framing runs, without copying either (the placeholders hold nothing).
         var working = state
-        state = _AccumulatorState(options: options)
+        state = AccumulatorState(options: options)
         defer { state = working }
         // Each event closure reads and writes `working` itself: a local
         // function capturing it from inside the closure made the compiler
@@ -182,9 +182,9 @@ public struct MessageAccumulator: Sendable {
             }
         case .awsEventStream:
             var decoder = bedrock
-            bedrock = _BedrockEventDecoder(limits: options.eventStreamLimits)
+            bedrock = BedrockEventDecoder(limits: options.eventStreamLimits)
             defer { bedrock = decoder }
-            do throws(_BedrockFailure) {
+            do throws(BedrockFailure) {
                 try decoder.feed(bytes, options: options.json) { event, end in
                     guard working.failure == nil, working.apply(event, streamOffset: end), emitsSnapshots,
                           let snapshot = working.current else { return }
@@ -232,7 +232,7 @@ public struct MessageAccumulator: Sendable {
 }
 
 /// Everything the accumulator knows besides SSE framing.
-struct _AccumulatorState: Sendable {
+struct AccumulatorState: Sendable {
     enum Phase: Sendable { case beforeMessage, streaming, stopped }
 
     let options: MessageAccumulatorOptions
@@ -246,8 +246,8 @@ struct _AccumulatorState: Sendable {
     var eventDataBytes = 0
     var failure: MessageStreamError?
     /// The block being streamed, the one writer of its state.
-    var streaming = _StreamingBlocks()
-    var scanner = _HotDeltaScanner()
+    var streaming = StreamingBlocks()
+    var scanner = HotDeltaScanner()
 
     init(options: MessageAccumulatorOptions) { self.options = options }
 
@@ -268,16 +268,16 @@ struct _AccumulatorState: Sendable {
     mutating func apply(_ data: UnsafeRawBufferPointer, streamOffset: Int) -> Bool {
         let index = eventIndex
         eventIndex += 1
-        do throws(_EventFailure) {
+        do throws(EventFailure) {
             if let delta = scanner.scan(data) {
                 if delta.payloadIsInData {
                     let payload = UnsafeRawBufferPointer(rebasing: data[delta.payloadRange])
                     try applyDelta(delta.kind, payload: payload.bindMemory(to: UInt8.self), at: delta.index)
                 } else {
                     let unescaped = scanner.unescapedBuffer
-                    var failure: _EventFailure?
+                    var failure: EventFailure?
                     unescaped.withUnsafeBufferPointer { buffer in
-                        do throws(_EventFailure) {
+                        do throws(EventFailure) {
                             try applyDelta(delta.kind, payload: UnsafeBufferPointer(rebasing: buffer[delta.payloadRange]), at: delta.index)
                         } catch {
                             failure = error
@@ -305,8 +305,8 @@ struct _AccumulatorState: Sendable {
 }
 
 /// A failure inside one event, before it gets its place.
-enum _EventFailure: Error {
+enum EventFailure: Error {
     case kind(MessageStreamError.Kind)
 
-    static func violation(_ what: String) -> _EventFailure { .kind(.protocolViolation(what)) }
+    static func violation(_ what: String) -> EventFailure { .kind(.protocolViolation(what)) }
 }

@@ -5,7 +5,7 @@
 // would copy its copy-on-write box once an event (every held snapshot would
 // own a copy of the open blocks, ~200 bytes an event), so that block is
 // *live*: its growing bytes, its partial JSON value and its incremental
-// parser sit here, in `_StreamingBlocks`, and nowhere else. After each
+// parser sit here, in `StreamingBlocks`, and nowhere else. After each
 // append the bytes and value are published into the snapshot's
 // ``ContentList`` in one place (the end of `append`), which shows them over
 // the block when it is read; they are written into the block itself only
@@ -22,10 +22,10 @@ import IncrementalJSON
 /// The live block's state is flat stored properties rather than one
 /// optional struct: reading `live?.index` out of an optional struct copied
 /// (and retained) the whole of it once an event, 9% of a text stream's feed.
-struct _StreamingBlocks: Sendable {
+struct StreamingBlocks: Sendable {
     /// The live block's index, or -1 when no block is live.
     private var liveIndex = -1
-    private var liveKind = _LiveKind.text
+    private var liveKind = LiveKind.text
     /// JSON kinds: the live text has not failed to parse (yet).
     private var liveParses = false
     /// The live block's streamed field, its whole text so far.
@@ -39,7 +39,7 @@ struct _StreamingBlocks: Sendable {
 
     /// Forgets every block (a new message starts).
     mutating func reset() {
-        self = _StreamingBlocks()
+        self = StreamingBlocks()
     }
 
     /// Appends a delta's payload to the open block at `index`, streamed as
@@ -50,13 +50,13 @@ struct _StreamingBlocks: Sendable {
     /// - Complexity: Amortised O(`payload.count`), plus O(depth) for a JSON
     ///   value and O(open blocks) when another block was live.
     mutating func append(
-        _ payload: UnsafeBufferPointer<UInt8>, at index: Int, as kind: _LiveKind,
+        _ payload: UnsafeBufferPointer<UInt8>, at index: Int, as kind: LiveKind,
         to snapshot: inout MessageSnapshot?, options: JSONParserOptions
     ) -> Bool {
         if liveIndex == index {
             guard liveKind == kind else { return false }
         } else {
-            guard let block = snapshot?.content._openBlock(at: index), let streamed = block._streamed(kind) else {
+            guard let block = snapshot?.content.openBlock(at: index), let streamed = block.streamedText(kind) else {
                 return false
             }
             retire(into: &snapshot)
@@ -65,23 +65,23 @@ struct _StreamingBlocks: Sendable {
             liveParses = streamed.parses
             liveBytes = streamed.text.utf8
             liveParser = parked.removeValue(forKey: index)
-            snapshot?.content._beginLive(_LiveMarker(index: index, kind: kind))
+            snapshot?.content.beginLive(LiveMarker(index: index, kind: kind))
         }
         liveBytes.append(contentsOf: payload)
-        if liveParses && payload.count > 0, let outcome = _parse(payload, options: options) {
+        if liveParses && payload.count > 0, let outcome = parse(payload, options: options) {
             // A parse error, a top-level scalar or a finished value: rare
             // enough to write into the block itself.
-            _ = update(at: index, in: &snapshot) { $0._setParsedJSON(outcome) }
+            _ = update(at: index, in: &snapshot) { $0.setParsedJSON(outcome) }
             return true
         }
         // The one place the live state reaches the snapshot.
-        snapshot?.content._showLive(bytes: liveBytes, value: liveValue)
+        snapshot?.content.showLive(bytes: liveBytes, value: liveValue)
         return true
     }
 
     /// Feeds the live block's parser; nil while its value stays open (the
     /// live value then holds it), else what the block itself must record.
-    private mutating func _parse(
+    private mutating func parse(
         _ payload: UnsafeBufferPointer<UInt8>, options: JSONParserOptions
     ) -> Result<JSONValue, JSONParseError>? {
         var active = liveParser ?? IncrementalJSONParser(options: options)
@@ -127,7 +127,7 @@ struct _StreamingBlocks: Sendable {
     private mutating func retire(into snapshot: inout MessageSnapshot?) {
         guard liveIndex >= 0 else { return }
         if let parser = liveParser { parked[liveIndex] = parser }
-        snapshot?.content._endLive(bytes: liveBytes, value: liveValue)
+        snapshot?.content.endLive(bytes: liveBytes, value: liveValue)
         liveIndex = -1
         liveBytes = AppendOnlyArray()
         liveValue = nil

@@ -49,15 +49,15 @@ public struct BlockEventDeriver: Sendable {
             }
             switch block {
             case .text(let b):
-                if let new = Self._tail(b.text, after: &seen[index].bytes) { events.append(.text(index: index, new)) }
+                if let new = Self.tail(b.text, after: &seen[index].bytes) { events.append(.text(index: index, new)) }
                 while seen[index].citations < b.citations.count {
                     events.append(.citation(index: index, b.citations[seen[index].citations]))
                     seen[index].citations += 1
                 }
             case .thinking(let b):
-                if let new = Self._tail(b.thinking, after: &seen[index].bytes) { events.append(.thinking(index: index, new)) }
+                if let new = Self.tail(b.thinking, after: &seen[index].bytes) { events.append(.thinking(index: index, new)) }
             case .toolUse(let b):
-                if let new = Self._tail(b.inputJSON, after: &seen[index].bytes) { events.append(.inputJSON(index: index, new)) }
+                if let new = Self.tail(b.inputJSON, after: &seen[index].bytes) { events.append(.inputJSON(index: index, new)) }
             default:
                 break
             }
@@ -74,7 +74,7 @@ public struct BlockEventDeriver: Sendable {
     }
 
     /// The text past `offset` up to the last whole character, advancing `offset`.
-    static func _tail(_ text: AppendOnlyText, after offset: inout Int) -> String? {
+    static func tail(_ text: AppendOnlyText, after offset: inout Int) -> String? {
         text.withUTF8 { bytes -> String? in
             guard bytes.count > offset else { return nil }
             var end = bytes.count

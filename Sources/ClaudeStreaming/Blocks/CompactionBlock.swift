@@ -22,21 +22,21 @@ public struct CompactionBlock: Sendable, Hashable {
     }
 }
 
-extension CompactionBlock: _ContentBlockKind {
-    static let _types: Set<String> = ["compaction"]
-    static let _deltas: [String: _Delta<Self>] = ["compaction_delta": _Delta { $0.latestDelta = $1 }]
+extension CompactionBlock: ContentBlockKind {
+    static let types: Set<String> = ["compaction"]
+    static let deltas: [String: Delta<Self>] = ["compaction_delta": Delta { $0.latestDelta = $1 }]
 
     init(_start start: JSONValue, type: String, isComplete: Bool) {
         self.init(start: start, latestDelta: nil, isComplete: isComplete)
     }
 
-    var _type: String { "compaction" }
-    var _wrapped: ContentBlock { .compaction(self) }
+    var apiType: String { "compaction" }
+    var wrapped: ContentBlock { .compaction(self) }
 
-    var _json: JSONValue {
+    var blockJSON: JSONValue {
         guard let delta = latestDelta?.objectValue else { return start }
         return start.replacingFields(delta.entries.filter { $0.key != "type" }.map { ($0.key, $0.value) })
     }
 
-    var _detail: String { "\(content?.count ?? 0) chars" + (encryptedContent == nil ? "" : ", encrypted") }
+    var detail: String { "\(content?.count ?? 0) chars" + (encryptedContent == nil ? "" : ", encrypted") }
 }

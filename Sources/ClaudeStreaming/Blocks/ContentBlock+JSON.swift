@@ -12,13 +12,13 @@ extension ContentBlock {
     /// part of the assistant turn. Opaque fields are the start object's own.
     ///
     /// - Complexity: O(size of the block).
-    public var json: JSONValue { _visit(_JSON()) }
+    public var json: JSONValue { visit(JSON()) }
 }
 
 extension JSONValue {
     /// The value re-marked complete all the way down, as its compact JSON
     /// encoding presents it (open nodes closed).
-    var _closed: JSONValue {
+    var closed: JSONValue {
         var bytes: [UInt8] = []
         encodeCompact(into: &bytes)
         return (try? JSONValue.parse(bytes)) ?? self

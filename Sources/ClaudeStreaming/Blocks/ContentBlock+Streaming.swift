@@ -12,7 +12,7 @@ import IncrementalJSON
 extension ContentBlock {
     /// The text this block streams as `kind`, and whether its JSON still
     /// parses; nil when the block does not stream that kind.
-    func _streamed(_ kind: _LiveKind) -> (text: AppendOnlyText, parses: Bool)? {
+    func streamedText(_ kind: LiveKind) -> (text: AppendOnlyText, parses: Bool)? {
         switch (kind, self) {
         case (.text, .text(let b)): (b.text, false)
         case (.structuredText, .text(let b)): (b.text, b.structuredError == nil)
@@ -24,7 +24,7 @@ extension ContentBlock {
 
     /// Takes back the state its live copy streamed: the bytes, and the
     /// partial value when a delta changed it.
-    mutating func _adoptLive(_ kind: _LiveKind, _ bytes: AppendOnlyArray<UInt8>, _ value: _OpenRoot?) {
+    mutating func adoptLive(_ kind: LiveKind, _ bytes: AppendOnlyArray<UInt8>, _ value: _OpenRoot?) {
         let text = AppendOnlyText(_sharing: bytes)
         switch (kind, self) {
         case (.text, .text(var b)), (.structuredText, .text(var b)):
@@ -45,7 +45,7 @@ extension ContentBlock {
 
     /// Sets the partial value of a tool input or structured text block, or
     /// records that its text is not valid JSON.
-    mutating func _setParsedJSON(_ outcome: Result<JSONValue, JSONParseError>) {
+    mutating func setParsedJSON(_ outcome: Result<JSONValue, JSONParseError>) {
         switch self {
         case .text(var b):
             switch outcome {

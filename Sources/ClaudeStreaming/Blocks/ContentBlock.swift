@@ -11,8 +11,8 @@
 //
 // Each type's behaviour is in its own file (TextBlock.swift, …; see
 // ContentBlockKind.swift). This file is where the types are registered: a
-// type is its public case below, its line in `_visit`, and its entry in
-// `_kinds`. Code that treats a type specially (live streaming, the
+// type is its public case below, its line in `visit`, and its entry in
+// `kinds`. Code that treats a type specially (live streaming, the
 // renderer) names that type; none of it has to list every type.
 
 public import IncrementalJSON
@@ -40,21 +40,21 @@ public enum ContentBlock: Sendable, Hashable {
     case unknown(OpaqueBlock)
 
     /// The block's `type` as sent.
-    public var type: String { _visit(_TypeName()) }
+    public var type: String { visit(TypeName()) }
 
     /// False until the block's `content_block_stop` arrived.
-    public var isComplete: Bool { _visit(_IsComplete()) }
+    public var isComplete: Bool { visit(IsComplete()) }
 
     /// The `content_block_start` JSON, verbatim.
-    public var start: JSONValue { _visit(_Start()) }
+    public var start: JSONValue { visit(Start()) }
 }
 
 // MARK: Registration
 
 extension ContentBlock {
-    /// Every block kind, in the order `fromStart` asks `_takes` (after the
-    /// `_types` table); the catch-all ``OpaqueBlock`` last.
-    static let _kinds: [any _ContentBlockKind.Type] = [
+    /// Every block kind, in the order `fromStart` asks `takes` (after the
+    /// `types` table); the catch-all ``OpaqueBlock`` last.
+    static let kinds: [any ContentBlockKind.Type] = [
         TextBlock.self,
         ThinkingBlock.self,
         ToolUseBlock.self,
@@ -66,7 +66,7 @@ extension ContentBlock {
 
     /// The one switch from a case to its kind.
     @inline(__always)
-    func _visit<Reader: _BlockReader>(_ reader: Reader) -> Reader.Result {
+    func visit<Reader: BlockReader>(_ reader: Reader) -> Reader.Result {
         switch self {
         case .text(let b): reader.read(b)
         case .thinking(let b): reader.read(b)

@@ -17,8 +17,8 @@ public struct FallbackBlock: Sendable, Hashable {
     public internal(set) var isComplete: Bool
 }
 
-extension FallbackBlock: _ContentBlockKind {
-    static let _types: Set<String> = ["fallback"]
+extension FallbackBlock: ContentBlockKind {
+    static let types: Set<String> = ["fallback"]
 
     init(_start start: JSONValue, type: String, isComplete: Bool) {
         self.init(
@@ -27,7 +27,7 @@ extension FallbackBlock: _ContentBlockKind {
             isComplete: isComplete)
     }
 
-    var _type: String { "fallback" }
-    var _wrapped: ContentBlock { .fallback(self) }
-    var _detail: String { "\(fromModel ?? "?") → \(toModel ?? "?")" }
+    var apiType: String { "fallback" }
+    var wrapped: ContentBlock { .fallback(self) }
+    var detail: String { "\(fromModel ?? "?") → \(toModel ?? "?")" }
 }

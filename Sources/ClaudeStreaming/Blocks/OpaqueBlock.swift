@@ -1,6 +1,6 @@
 // Blocks kept exactly as they arrived: `redacted_thinking`,
 // `container_upload`, and every block type this package does not know
-// (the catch-all kind, last in `ContentBlock._kinds`). Deltas of types no
+// (the catch-all kind, last in `ContentBlock.kinds`). Deltas of types no
 // kind registered are kept for the unknown ones.
 
 public import IncrementalJSON
@@ -21,19 +21,19 @@ public struct OpaqueBlock: Sendable, Hashable {
     public internal(set) var isComplete: Bool
 }
 
-extension OpaqueBlock: _ContentBlockKind {
-    static let _types: Set<String> = ["redacted_thinking", "container_upload"]
+extension OpaqueBlock: ContentBlockKind {
+    static let types: Set<String> = ["redacted_thinking", "container_upload"]
 
     /// Takes whatever no other kind took.
-    static func _takes(type: String, start: JSONValue) -> Bool { true }
+    static func takes(type: String, start: JSONValue) -> Bool { true }
 
     init(_start start: JSONValue, type: String, isComplete: Bool) {
         self.init(start: start, type: type, unknownDeltas: [], isComplete: isComplete)
     }
 
-    var _type: String { type }
+    var apiType: String { type }
 
-    var _wrapped: ContentBlock {
+    var wrapped: ContentBlock {
         switch type {
         case "redacted_thinking": .redactedThinking(self)
         case "container_upload": .containerUpload(self)
@@ -41,13 +41,13 @@ extension OpaqueBlock: _ContentBlockKind {
         }
     }
 
-    mutating func _keepUnknownDelta(_ delta: JSONValue) -> Bool {
-        guard !Self._types.contains(type) else { return false }
+    mutating func keepUnknownDelta(_ delta: JSONValue) -> Bool {
+        guard !Self.types.contains(type) else { return false }
         unknownDeltas.append(delta)
         return true
     }
 
-    var _detail: String {
+    var detail: String {
         "\(start.compactJSON.utf8.count) bytes kept verbatim"
             + (unknownDeltas.isEmpty ? "" : ", \(unknownDeltas.count) unknown deltas")
     }

@@ -25,9 +25,9 @@ public struct TextBlock: Sendable, Hashable {
     public internal(set) var isComplete: Bool
 }
 
-extension TextBlock: _ContentBlockKind {
-    static let _types: Set<String> = ["text"]
-    static let _deltas: [String: _Delta<Self>] = ["citations_delta": _Delta(_addCitation)]
+extension TextBlock: ContentBlockKind {
+    static let types: Set<String> = ["text"]
+    static let deltas: [String: Delta<Self>] = ["citations_delta": Delta(addCitation)]
 
     init(_start start: JSONValue, type: String, isComplete: Bool) {
         var citations = AppendOnlyArray<Citation>()
@@ -40,15 +40,15 @@ extension TextBlock: _ContentBlockKind {
             structuredValue: nil, structuredError: nil, isComplete: isComplete)
     }
 
-    var _type: String { "text" }
-    var _wrapped: ContentBlock { .text(self) }
+    var apiType: String { "text" }
+    var wrapped: ContentBlock { .text(self) }
 
-    private static func _addCitation(_ block: inout TextBlock, _ delta: JSONValue) {
+    private static func addCitation(_ block: inout TextBlock, _ delta: JSONValue) {
         block.citations.append(Citation(json: delta["citation"] ?? .null))
         block.hasCitationDeltas = true
     }
 
-    mutating func _finish(parser: IncrementalJSONParser?) {
+    mutating func finishStreaming(parser: IncrementalJSONParser?) {
         guard structuredError == nil, var active = parser else { return }
         do throws(JSONParseError) {
             structuredValue = try active.finish()
@@ -57,7 +57,7 @@ extension TextBlock: _ContentBlockKind {
         }
     }
 
-    var _json: JSONValue {
+    var blockJSON: JSONValue {
         var fields: [(String, JSONValue)] = [("text", .string(text.string))]
         // Streamed fields are written over the start object only when
         // they differ from what it already says: a start with the key
@@ -70,7 +70,7 @@ extension TextBlock: _ContentBlockKind {
         return start.replacingFields(fields)
     }
 
-    var _detail: String {
+    var detail: String {
         "\(text.string.count) chars"
             + (citations.isEmpty ? "" : ", \(citations.count) citation\(citations.count == 1 ? "" : "s")")
             + (structuredError.map { ", not JSON: \($0)" } ?? "")

@@ -15,8 +15,8 @@ public struct ThinkingBlock: Sendable, Hashable {
     public internal(set) var isComplete: Bool
 }
 
-extension ThinkingBlock: _ContentBlockKind {
-    static let _types: Set<String> = ["thinking"]
+extension ThinkingBlock: ContentBlockKind {
+    static let types: Set<String> = ["thinking"]
 
     init(_start start: JSONValue, type: String, isComplete: Bool) {
         self.init(
@@ -24,10 +24,10 @@ extension ThinkingBlock: _ContentBlockKind {
             signature: nil, isComplete: isComplete)
     }
 
-    var _type: String { "thinking" }
-    var _wrapped: ContentBlock { .thinking(self) }
+    var apiType: String { "thinking" }
+    var wrapped: ContentBlock { .thinking(self) }
 
-    var _json: JSONValue {
+    var blockJSON: JSONValue {
         var fields: [(String, JSONValue)] = [("thinking", .string(thinking.string))]
         if let signature, start["signature"]?.stringValue != signature {
             fields.append(("signature", .string(signature)))
@@ -35,5 +35,5 @@ extension ThinkingBlock: _ContentBlockKind {
         return start.replacingFields(fields)
     }
 
-    var _detail: String { "\(thinking.string.count) chars" + (signature == nil ? "" : ", signed") }
+    var detail: String { "\(thinking.string.count) chars" + (signature == nil ? "" : ", signed") }
 }

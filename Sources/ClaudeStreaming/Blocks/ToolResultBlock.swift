@@ -19,11 +19,11 @@ public struct ToolResultBlock: Sendable, Hashable {
     public var content: JSONValue? { start["content"] }
 }
 
-extension ToolResultBlock: _ContentBlockKind {
-    static let _types: Set<String> = []
+extension ToolResultBlock: ContentBlockKind {
+    static let types: Set<String> = []
 
     /// Any `…_tool_result` type with a `tool_use_id`: new server tools need no code here.
-    static func _takes(type: String, start: JSONValue) -> Bool {
+    static func takes(type: String, start: JSONValue) -> Bool {
         type.hasSuffix("_tool_result") && start["tool_use_id"]?.stringValue != nil
     }
 
@@ -31,7 +31,7 @@ extension ToolResultBlock: _ContentBlockKind {
         self.init(start: start, type: type, toolUseID: start["tool_use_id"]?.stringValue ?? "", isComplete: isComplete)
     }
 
-    var _type: String { type }
-    var _wrapped: ContentBlock { .toolResult(self) }
-    var _detail: String { "for \(toolUseID)" }
+    var apiType: String { type }
+    var wrapped: ContentBlock { .toolResult(self) }
+    var detail: String { "for \(toolUseID)" }
 }

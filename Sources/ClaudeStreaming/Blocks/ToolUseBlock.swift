@@ -38,8 +38,8 @@ public struct ToolUseBlock: Sendable, Hashable {
     public internal(set) var isComplete: Bool
 }
 
-extension ToolUseBlock: _ContentBlockKind {
-    static let _types: Set<String> = ["tool_use", "server_tool_use", "mcp_tool_use"]
+extension ToolUseBlock: ContentBlockKind {
+    static let types: Set<String> = ["tool_use", "server_tool_use", "mcp_tool_use"]
 
     init(_start start: JSONValue, type: String, isComplete: Bool) {
         self.init(
@@ -49,10 +49,10 @@ extension ToolUseBlock: _ContentBlockKind {
             inputError: nil, isComplete: isComplete)
     }
 
-    var _type: String { kind.rawValue }
-    var _wrapped: ContentBlock { .toolUse(self) }
+    var apiType: String { kind.rawValue }
+    var wrapped: ContentBlock { .toolUse(self) }
 
-    mutating func _finish(parser: IncrementalJSONParser?) {
+    mutating func finishStreaming(parser: IncrementalJSONParser?) {
         guard inputError == nil, !inputJSON.isEmpty else { return }
         var active = parser ?? IncrementalJSONParser()
         do throws(JSONParseError) {
@@ -62,9 +62,9 @@ extension ToolUseBlock: _ContentBlockKind {
         }
     }
 
-    var _json: JSONValue { start.replacingFields([("input", finalInput)]) }
+    var blockJSON: JSONValue { start.replacingFields([("input", finalInput)]) }
 
-    var _detail: String {
+    var detail: String {
         let shown = input.compactJSON
         let cut = shown.count > 60 ? String(shown.prefix(60)) + "…" : shown
         return "\(name) \(id) \(cut)" + (inputError.map { ", input is not JSON: \($0)" } ?? "")
@@ -85,7 +85,7 @@ extension ToolUseBlock: _ContentBlockKind {
             } catch {
                 return JSONValue.object([])
             }
-            return parser.value.map(\._closed) ?? JSONValue.object([])
+            return parser.value.map(\.closed) ?? JSONValue.object([])
         }
     }
 }

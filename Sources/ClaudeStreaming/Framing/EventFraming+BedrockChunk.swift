@@ -10,7 +10,7 @@ extension EventFraming {
     /// else what is wrong with the payload.
     /// - Complexity: O(payload.count).
     package static func _decodeBedrockChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8]) -> String? {
-        switch _unwrapChunk(payload, into: &event, options: JSONParserOptions()) {
+        switch unwrapChunk(payload, into: &event, options: JSONParserOptions()) {
         case .event(let count):
             event.removeSubrange(count...)
             return nil

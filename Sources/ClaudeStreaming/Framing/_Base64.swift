@@ -6,7 +6,7 @@
 // base64, so this was most of what the Bedrock path cost beyond SSE's),
 // then four at a time through a table, then the padded last group. It
 // reports where the first character outside the alphabet is. Bedrock's
-// own layout takes `_decodeBase64String`, which decodes up to the string's
+// own layout takes `decodeBase64String`, which decodes up to the string's
 // closing quote without finding the quote first.
 //
 // The buffer is only ever grown, never cleared or zero-filled per event:
@@ -14,8 +14,8 @@
 
 import _Base64Acceleration
 
-/// What `_decodeBase64` found.
-enum _Base64Outcome: Equatable {
+/// What `decodeBase64` found.
+enum Base64Outcome: Equatable {
     /// The first `count` bytes of the buffer are the decoded bytes.
     case decoded(count: Int)
     /// Offset in the text of the group holding the first character outside
@@ -27,7 +27,7 @@ enum _Base64Outcome: Equatable {
 /// Decodes `text` (base64 with padding) into the start of `out`, growing
 /// `out` when it is too small.
 /// - Complexity: O(`text.count`).
-func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> _Base64Outcome {
+func decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Base64Outcome {
     _grow(&out, toDecode: text.count)
     var result = 0
     let status = out.withUnsafeMutableBufferPointer { buffer in
@@ -50,7 +50,7 @@ func _decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> _
 /// wrong).
 /// - Complexity: O(length of the text before the quote).
 @inline(__always)
-func _decodeBase64String(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> (length: Int, count: Int)? {
+func decodeBase64String(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> (length: Int, count: Int)? {
     _grow(&out, toDecode: text.count)
     var length = 0
     var result = 0

@@ -24,8 +24,8 @@ import Darwin
 import Musl
 #endif
 
-/// What `_unwrapChunk` made of a payload.
-enum _ChunkOutcome: Equatable {
+/// What `unwrapChunk` made of a payload.
+enum ChunkOutcome: Equatable {
     /// The event is the first `count` bytes of the buffer.
     case event(count: Int)
     /// What is wrong with the payload.
@@ -34,17 +34,17 @@ enum _ChunkOutcome: Equatable {
 
 /// Decodes the `bytes` member of `payload` into the start of `event`.
 /// - Complexity: O(`payload.count`).
-func _unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8], options: JSONParserOptions) -> _ChunkOutcome {
+func unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8], options: JSONParserOptions) -> ChunkOutcome {
     // Bedrock's own layout, {"bytes":"…"} or {"bytes":"…","p":"…"}, in one
     // pass; anything else (an escape, another member, bad base64) is read
     // again by the general scanner below, which also says what is wrong.
-    if let count = _decodeBedrockLayout(payload, into: &event) { return .event(count: count) }
-    var scanner = _ChunkScanner(bytes: payload)
+    if let count = decodeBedrockLayout(payload, into: &event) { return .event(count: count) }
+    var scanner = ChunkScanner(bytes: payload)
     switch scanner.findBytesMember() {
     case .found(let range):
         let text = UnsafeRawBufferPointer(rebasing: payload[range])
         let bad: Int
-        switch _decodeBase64(text, into: &event) {
+        switch decodeBase64(text, into: &event) {
         case .decoded(let count): return .event(count: count)
         case .invalid(let at): bad = at
         }
@@ -60,7 +60,7 @@ func _unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8], 
             unescaped.append(text[i])
             i += 1
         }
-        return _decodedOrInvalid(unescaped, into: &event)
+        return decodedOrInvalid(unescaped, into: &event)
     case .missing:
         return .invalid("chunk payload has no \"bytes\" member")
     case .malformed(let offset):
@@ -68,12 +68,12 @@ func _unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8], 
     case .escapedName:
         guard let value = try? JSONValue.parse(payload, options: options) else { return .invalid("chunk payload is not valid JSON") }
         guard let text = value["bytes"]?.stringValue else { return .invalid("chunk payload has no \"bytes\" string") }
-        return _decodedOrInvalid(Array(text.utf8), into: &event)
+        return decodedOrInvalid(Array(text.utf8), into: &event)
     }
 }
 
-private func _decodedOrInvalid(_ text: [UInt8], into event: inout [UInt8]) -> _ChunkOutcome {
-    switch text.withUnsafeBytes({ _decodeBase64($0, into: &event) }) {
+private func decodedOrInvalid(_ text: [UInt8], into event: inout [UInt8]) -> ChunkOutcome {
+    switch text.withUnsafeBytes({ decodeBase64($0, into: &event) }) {
     case .decoded(let count): return .event(count: count)
     case .invalid(let at): return .invalid("chunk bytes are not base64 (at character \(at))")
     }
@@ -85,14 +85,14 @@ private func _decodedOrInvalid(_ text: [UInt8], into event: inout [UInt8]) -> _C
 /// scanner then decides, and `event` holds nothing of value).
 /// - Complexity: O(`payload.count`), one pass over the base64 and one over the padding.
 @inline(__always)
-func _decodeBedrockLayout(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8]) -> Int? {
+func decodeBedrockLayout(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8]) -> Int? {
     // `{"bytes":"` is 10 bytes: one 8-byte and one 2-byte compare (the
     // words are the little-endian loads of `{"bytes"`, `:"`, `,"p"`, `"}`).
     let count = payload.count
     guard let base = payload.baseAddress, count >= 12,
           UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) == 0x2273_6574_7962_227B,
           UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt16.self)) == 0x223A,
-          let text = _decodeBase64String(UnsafeRawBufferPointer(rebasing: payload[10...]), into: &event) else { return nil }
+          let text = decodeBase64String(UnsafeRawBufferPointer(rebasing: payload[10...]), into: &event) else { return nil }
     let rest = 10 + text.length + 1  // past the closing quote
     if rest == count - 1 { return payload[rest] == UInt8(ascii: "}") ? text.count : nil }
     // `,"p":"` (6 bytes), the padding, `"}`.
@@ -108,7 +108,7 @@ func _decodeBedrockLayout(_ payload: UnsafeRawBufferPointer, into event: inout [
     return text.count
 }
 
-struct _ChunkScanner {
+struct ChunkScanner {
     let bytes: UnsafeRawBufferPointer
     var i = 0
 
@@ -134,7 +134,7 @@ struct _ChunkScanner {
             skipSpace()
             guard take(UInt8(ascii: ":")) else { return .malformed(i) }
             skipSpace()
-            if _isBytesName(UnsafeRawBufferPointer(rebasing: bytes[name])) {
+            if isBytesName(UnsafeRawBufferPointer(rebasing: bytes[name])) {
                 guard let value = string() else { return .malformed(i) }
                 found = value
             } else {
@@ -219,6 +219,6 @@ struct _ChunkScanner {
     }
 }
 
-private func _isBytesName(_ name: UnsafeRawBufferPointer) -> Bool {
+private func isBytesName(_ name: UnsafeRawBufferPointer) -> Bool {
     name.count == 5 && name[0] == 0x62 && name[1] == 0x79 && name[2] == 0x74 && name[3] == 0x65 && name[4] == 0x73
 }

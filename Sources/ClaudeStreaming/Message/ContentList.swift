@@ -10,7 +10,7 @@
 // copied) plus a short ordinary array, the tail, from the first open block on.
 // When the first open block stops, the stopped blocks at the front of the
 // tail move to the prefix, each block once. Both sit in one copy-on-write box
-// (`_ContentBlocks`), which an event that changes a block copies: O(open
+// (`ContentBlocks`), which an event that changes a block copies: O(open
 // blocks), in practice one or two, however many blocks the message has.
 //
 // One block at a time streams (Accumulation/StreamingBlocks.swift owns it):
@@ -28,18 +28,18 @@ public import IncrementalJSON
 /// - Complexity: Copying is O(1); changing a block other than the one
 ///   being streamed is O(number of blocks after the first open one).
 public struct ContentList: Sendable, Hashable, RandomAccessCollection {
-    var _blocks: _ContentBlocks
-    /// The streamed bytes of the live block (`_blocks.live`), newer than its
+    var contentBlocks: ContentBlocks
+    /// The streamed bytes of the live block (`contentBlocks.live`), newer than its
     /// copy in the tail.
-    var _liveBytes: AppendOnlyArray<UInt8>
+    var liveBytes: AppendOnlyArray<UInt8>
     /// The live block's partial value, when a JSON delta changed it since
     /// the block went live (nil: the block's own value stands).
-    var _liveValue: _OpenRoot?
+    var liveValue: _OpenRoot?
 
     init() {
-        _blocks = _ContentBlocks()
-        _liveBytes = AppendOnlyArray()
-        _liveValue = nil
+        contentBlocks = ContentBlocks()
+        liveBytes = AppendOnlyArray()
+        liveValue = nil
     }
 
     init(_ blocks: [ContentBlock]) {
@@ -48,13 +48,13 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { _blocks.settled.count + _blocks.tailCount }
+    public var endIndex: Int { contentBlocks.settled.count + contentBlocks.tailCount }
 
     public subscript(position: Int) -> ContentBlock {
-        let blocks = _blocks
+        let blocks = contentBlocks
         if position < blocks.settled.count { return blocks.settled[position] }
         var block = blocks.tail[blocks.head + position - blocks.settled.count]
-        if let live = blocks.live, live.index == position { block._adoptLive(live.kind, _liveBytes, _liveValue) }
+        if let live = blocks.live, live.index == position { block.adoptLive(live.kind, liveBytes, liveValue) }
         return block
     }
 
@@ -64,16 +64,16 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     }
 
     mutating func append(_ block: ContentBlock) {
-        _mutate { $0.tail.append(block); $0.settle() }
+        mutate { $0.tail.append(block); $0.settle() }
     }
 
     /// Changes the block at `index`; returns nil when there is none or it
     /// is settled (settled blocks are complete and never change). The live
     /// block's owner ends the overlay of `index` before changing it.
     mutating func update<R>(at index: Int, _ body: (inout ContentBlock) -> R) -> R? {
-        let local = index - _blocks.settled.count
-        guard local >= 0 && local < _blocks.tailCount else { return nil }
-        return _mutate { blocks in
+        let local = index - contentBlocks.settled.count
+        guard local >= 0 && local < contentBlocks.tailCount else { return nil }
+        return mutate { blocks in
             let result = body(&blocks.tail[blocks.head + local])
             if local == 0 { blocks.settle() }
             return result
@@ -81,36 +81,36 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     }
 
     /// The block at `index` when it is open and unsettled, else nil.
-    func _openBlock(at index: Int) -> ContentBlock? {
-        let local = index - _blocks.settled.count
-        guard local >= 0 && local < _blocks.tailCount else { return nil }
-        let block = _blocks.tail[_blocks.head + local]
+    func openBlock(at index: Int) -> ContentBlock? {
+        let local = index - contentBlocks.settled.count
+        guard local >= 0 && local < contentBlocks.tailCount else { return nil }
+        let block = contentBlocks.tail[contentBlocks.head + local]
         return block.isComplete ? nil : block
     }
 
     /// Shows the block `marker` names as live; its state follows through
-    /// `_showLive`. Only the live block's owner calls this, after `_endLive`.
-    mutating func _beginLive(_ marker: _LiveMarker) {
-        _mutate { $0.live = marker }
+    /// `showLive`. Only the live block's owner calls this, after `endLive`.
+    mutating func beginLive(_ marker: LiveMarker) {
+        mutate { $0.live = marker }
     }
 
     /// Publishes the live block's newest bytes and partial value.
     @inline(__always)
-    mutating func _showLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
-        _liveBytes = bytes
-        _liveValue = value
+    mutating func showLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
+        liveBytes = bytes
+        liveValue = value
     }
 
     /// Writes the live block's final state into it and ends the overlay.
-    mutating func _endLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
-        guard let live = _blocks.live else { return }
-        _liveBytes = AppendOnlyArray()
-        _liveValue = nil
-        _mutate { blocks in
+    mutating func endLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
+        guard let live = contentBlocks.live else { return }
+        liveBytes = AppendOnlyArray()
+        liveValue = nil
+        mutate { blocks in
             blocks.live = nil
             let local = live.index - blocks.settled.count
             guard local >= 0 && local < blocks.tailCount else { return }
-            blocks.tail[blocks.head + local]._adoptLive(live.kind, bytes, value)
+            blocks.tail[blocks.head + local].adoptLive(live.kind, bytes, value)
         }
     }
 
@@ -127,15 +127,15 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     // MARK: Internals
 
     @inline(__always)
-    private mutating func _mutate<R>(_ body: (_ContentBlocks) -> R) -> R {
-        if !isKnownUniquelyReferenced(&_blocks) { _blocks = _blocks.copy() }
-        return body(_blocks)
+    private mutating func mutate<R>(_ body: (ContentBlocks) -> R) -> R {
+        if !isKnownUniquelyReferenced(&contentBlocks) { contentBlocks = contentBlocks.copy() }
+        return body(contentBlocks)
     }
 }
 
 /// The blocks of a ``ContentList`` apart from its live bytes and value.
-final class _ContentBlocks: @unchecked Sendable {
-    // @unchecked: mutated only through `ContentList._mutate`, after a
+final class ContentBlocks: @unchecked Sendable {
+    // @unchecked: mutated only through `ContentList.mutate`, after a
     // uniqueness check, by the one list that owns the box.
     var settled: AppendOnlyArray<ContentBlock>
     /// The blocks from the first open one on are `tail[head...]`; the
@@ -145,7 +145,7 @@ final class _ContentBlocks: @unchecked Sendable {
     var tail: [ContentBlock]
     var head: Int
     /// The block being streamed, whose newest state is beside the box.
-    var live: _LiveMarker?
+    var live: LiveMarker?
 
     init() {
         settled = AppendOnlyArray()
@@ -154,7 +154,7 @@ final class _ContentBlocks: @unchecked Sendable {
         live = nil
     }
 
-    private init(settled: AppendOnlyArray<ContentBlock>, tail: [ContentBlock], live: _LiveMarker?) {
+    private init(settled: AppendOnlyArray<ContentBlock>, tail: [ContentBlock], live: LiveMarker?) {
         self.settled = settled
         self.tail = tail
         self.head = 0
@@ -165,7 +165,7 @@ final class _ContentBlocks: @unchecked Sendable {
     var tailCount: Int { tail.count - head }
 
     /// A copy holds only the live part of the tail.
-    func copy() -> _ContentBlocks { _ContentBlocks(settled: settled, tail: Array(tail[head...]), live: live) }
+    func copy() -> ContentBlocks { ContentBlocks(settled: settled, tail: Array(tail[head...]), live: live) }
 
     /// Moves the stopped blocks at the front of the tail to the prefix.
     /// - Complexity: Amortised O(blocks moved).
@@ -184,7 +184,7 @@ final class _ContentBlocks: @unchecked Sendable {
 }
 
 /// Which field of its block a live block streams.
-enum _LiveKind: UInt8, Sendable {
+enum LiveKind: UInt8, Sendable {
     /// A text block's text, or a thinking block's thinking.
     case text, thinking
     /// A tool call's input JSON, or a text block's text parsed as JSON.
@@ -192,7 +192,7 @@ enum _LiveKind: UInt8, Sendable {
 }
 
 /// Which block a ``ContentList`` shows live, and as what.
-struct _LiveMarker: Sendable {
+struct LiveMarker: Sendable {
     var index: Int
-    var kind: _LiveKind
+    var kind: LiveKind
 }

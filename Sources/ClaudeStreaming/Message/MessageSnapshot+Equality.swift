@@ -18,7 +18,7 @@ extension MessageSnapshot {
               lhs.content.count == rhs.content.count
         else { return false }
         if lhs.header === rhs.header && lhs.content == rhs.content { return true }
-        return lhs._openBlocks == rhs._openBlocks && lhs.messageJSON() == rhs.messageJSON()
+        return lhs.openBlocks == rhs.openBlocks && lhs.messageJSON() == rhs.messageJSON()
     }
 
     /// Hashes what ``==(_:_:)`` compares.
@@ -31,5 +31,5 @@ extension MessageSnapshot {
     }
 
     /// Indices of the blocks still streaming.
-    var _openBlocks: [Int] { content.indices.filter { !content[$0].isComplete } }
+    var openBlocks: [Int] { content.indices.filter { !content[$0].isComplete } }
 }

@@ -11,7 +11,7 @@ public import IncrementalJSON
 public struct MessageSnapshot: Sendable, Hashable {
     /// Fields that change a few times per message live in one shared box, so
     /// a snapshot is the box and the content list: 40 bytes to copy or hold (x86_64).
-    var header: _MessageHeaderBox
+    var header: MessageHeaderBox
     /// The content blocks so far, in index order.
     public internal(set) var content: ContentList
 
@@ -66,8 +66,8 @@ public struct MessageSnapshot: Sendable, Hashable {
     /// What the transport knew of the HTTP response (its `request-id`).
     public var metadata: ResponseMetadata { header.value.metadata }
 
-    private mutating func mutateHeader(_ body: (inout _MessageHeader) -> Void) {
-        if !isKnownUniquelyReferenced(&header) { header = _MessageHeaderBox(header.value) }
+    private mutating func mutateHeader(_ body: (inout MessageHeader) -> Void) {
+        if !isKnownUniquelyReferenced(&header) { header = MessageHeaderBox(header.value) }
         body(&header.value)
     }
 
@@ -139,7 +139,7 @@ public struct MessageSnapshot: Sendable, Hashable {
     public func contentJSON() -> JSONValue { content.json }
 
     init(start: JSONValue, messageIndex: Int, metadata: ResponseMetadata = ResponseMetadata()) {
-        header = _MessageHeaderBox(_MessageHeader(
+        header = MessageHeaderBox(MessageHeader(
             start: start,
             stopReason: start["stop_reason"]?.stringValue,
             stopSequence: start["stop_sequence"]?.stringValue,
@@ -162,7 +162,7 @@ public struct MessageSnapshot: Sendable, Hashable {
 }
 
 /// The fields of a message besides its content.
-struct _MessageHeader: Sendable, Hashable {
+struct MessageHeader: Sendable, Hashable {
     var start: JSONValue
     var stopReason: String?
     var stopSequence: String?
@@ -176,12 +176,12 @@ struct _MessageHeader: Sendable, Hashable {
     var otherEventFields: [String: JSONValue] = [:]
 }
 
-/// Copy-on-write box for ``_MessageHeader``.
-final class _MessageHeaderBox: @unchecked Sendable {
+/// Copy-on-write box for ``MessageHeader``.
+final class MessageHeaderBox: @unchecked Sendable {
     // @unchecked: `value` is only mutated through `mutateHeader`, after a
     // uniqueness check, by the one snapshot that owns the box.
-    var value: _MessageHeader
-    init(_ value: _MessageHeader) { self.value = value }
+    var value: MessageHeader
+    init(_ value: MessageHeader) { self.value = value }
 }
 
 /// Where one model declined and the next continued (a `fallback` block).

@@ -14,13 +14,13 @@ public struct Usage: Sendable, Hashable {
     /// Every usage field as last sent, in first-arrival order.
     public private(set) var fields: [(key: String, value: JSONValue)]
     /// The positions of each key in ``fields`` (several for a duplicated key).
-    private var _positions: [String: [Int]]
+    private var positions: [String: [Int]]
 
     init(_ json: JSONValue) {
         fields = []
-        _positions = [:]
+        positions = [:]
         for (key, value) in json.objectValue?.entries ?? JSONObject().entries {
-            _positions[key, default: []].append(fields.count)
+            positions[key, default: []].append(fields.count)
             fields.append((key, value))
         }
     }
@@ -31,10 +31,10 @@ public struct Usage: Sendable, Hashable {
     mutating func overwrite(with delta: JSONValue) {
         guard let object = delta.objectValue else { return }
         for (key, value) in object.entries {
-            if let places = _positions[key] {
+            if let places = positions[key] {
                 for at in places { fields[at].value = value }  // every place of a duplicated key
             } else {
-                _positions[key] = [fields.count]
+                positions[key] = [fields.count]
                 fields.append((key, value))
             }
         }
@@ -43,7 +43,7 @@ public struct Usage: Sendable, Hashable {
     /// The value of `key` (the last one, if the key is duplicated).
     ///
     /// - Complexity: O(1) amortised.
-    public subscript(key: String) -> JSONValue? { _positions[key]?.last.map { fields[$0].value } }
+    public subscript(key: String) -> JSONValue? { positions[key]?.last.map { fields[$0].value } }
 
     /// `input_tokens`: prompt tokens not read from or written to the cache.
     public var inputTokens: Int? { count("input_tokens") }

@@ -16,7 +16,7 @@ extension ClaudeEndpoint {
     /// (a Bedrock API key, the name AWS tools use) or
     /// `CLOUDSDK_AUTH_ACCESS_TOKEN` (an OAuth access token, as gcloud reads it).
     public var credentialVariable: String {
-        switch _kind {
+        switch classify {
         case .anthropic: "ANTHROPIC_API_KEY"
         case .bedrock: "AWS_BEARER_TOKEN_BEDROCK"
         case .vertex: "CLOUDSDK_AUTH_ACCESS_TOKEN"
@@ -28,7 +28,7 @@ extension ClaudeEndpoint {
     /// it again); a long-running caller supplies its own provider.
     public func credentials(from environment: [String: String]) -> Credentials? {
         guard let value = environment[credentialVariable], !value.isEmpty else { return nil }
-        if case .vertex = _kind { return .bearer(_FixedToken(value: value)) }
+        if case .vertex = classify { return .bearer(FixedToken(value: value)) }
         return .apiKey(value)
     }
 }
@@ -41,7 +41,7 @@ extension ClaudeEndpoint {
     /// Anything else (a cloud ID, an inference profile, an ARN, the Anthropic
     /// API) is sent as given.
     public func modelID(for id: String) -> String {
-        switch _kind {
+        switch classify {
         case .anthropic:
             return id
         case .bedrock:
@@ -55,7 +55,7 @@ extension ClaudeEndpoint {
 }
 
 /// A token that does not change (from the environment).
-struct _FixedToken: BearerTokenProvider {
+struct FixedToken: BearerTokenProvider {
     let value: String
     func token(refresh: Bool) async throws -> String { value }
 }

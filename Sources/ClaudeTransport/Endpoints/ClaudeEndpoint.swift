@@ -20,38 +20,38 @@ import IncrementalJSON
 /// Where a ``MessagesClient`` sends requests: the Anthropic API, Amazon
 /// Bedrock or Google Vertex AI.
 public struct ClaudeEndpoint: Sendable {
-    enum _Kind: Sendable {
+    enum Kind: Sendable {
         case anthropic
         case bedrock(region: String, signer: (any RequestSigner)?)
         case vertex(project: String, region: String)
     }
 
-    let _kind: _Kind
+    let classify: Kind
     /// Replaces the cloud's host (a VPC endpoint, a proxy, a test server);
     /// nil uses the region's public host.
     public var baseURL: URL?
 
     /// The Anthropic API at ``ClientConfiguration/baseURL`` (the default).
-    public static let anthropic = ClaudeEndpoint(_kind: .anthropic, baseURL: nil)
+    public static let anthropic = ClaudeEndpoint(classify: .anthropic, baseURL: nil)
 
     /// Amazon Bedrock `InvokeModelWithResponseStream` in `region`
     /// (`us-east-1`, …). Authenticate with a Bedrock API key
     /// (`Credentials.apiKey`, sent as `Authorization: Bearer`), or pass a
     /// `signer` that adds Signature V4 headers (credentials may then be nil).
     public static func bedrock(region: String, baseURL: URL? = nil, signer: (any RequestSigner)? = nil) -> ClaudeEndpoint {
-        ClaudeEndpoint(_kind: .bedrock(region: region, signer: signer), baseURL: baseURL)
+        ClaudeEndpoint(classify: .bedrock(region: region, signer: signer), baseURL: baseURL)
     }
 
     /// Google Vertex AI `:streamRawPredict` for `project` in `region`
     /// (`us-east5`, `europe-west1`, … or `global`). Authenticate with
     /// `Credentials.bearer` (an OAuth access token provider, refreshed on 401).
     public static func vertex(project: String, region: String, baseURL: URL? = nil) -> ClaudeEndpoint {
-        ClaudeEndpoint(_kind: .vertex(project: project, region: region), baseURL: baseURL)
+        ClaudeEndpoint(classify: .vertex(project: project, region: region), baseURL: baseURL)
     }
 
     /// The framing the endpoint answers in.
     public var framing: EventFraming {
-        if case .bedrock = _kind { return .awsEventStream }
+        if case .bedrock = classify { return .awsEventStream }
         return .serverSentEvents
     }
 
@@ -60,34 +60,34 @@ public struct ClaudeEndpoint: Sendable {
     /// The `anthropic_version` sent in the body to Vertex AI.
     public static let vertexVersion = "vertex-2023-10-16"
 
-    var _signer: (any RequestSigner)? {
-        if case .bedrock(_, let signer) = _kind { return signer }
+    var requestSigner: (any RequestSigner)? {
+        if case .bedrock(_, let signer) = classify { return signer }
         return nil
     }
 
     /// Whether an API key goes as `Authorization: Bearer` (clouds) rather
     /// than `x-api-key` (Anthropic).
-    var _sendsKeyAsBearer: Bool {
-        if case .anthropic = _kind { return false }
+    var sendsKeyAsBearer: Bool {
+        if case .anthropic = classify { return false }
         return true
     }
 
     /// The URL of a streamed request for `model`.
-    func _url(model: String, anthropicBase: URL) throws(RequestError) -> URL {
+    func endpointURL(model: String, anthropicBase: URL) throws(RequestError) -> URL {
         let host: String
         let path: String
-        switch _kind {
+        switch classify {
         case .anthropic:
             return anthropicBase.appendingPathComponent("v1/messages")
         case .bedrock(let region, _):
-            try _requireLabel(region, "Bedrock region")
+            try requireLabel(region, "Bedrock region")
             host = "https://bedrock-runtime.\(region).amazonaws.com"
-            path = "/model/\(_pathEscaped(model))/invoke-with-response-stream"
+            path = "/model/\(pathEscaped(model))/invoke-with-response-stream"
         case .vertex(let project, let region):
-            try _requireLabel(region, "Vertex region")
-            try _requireLabel(project, "Vertex project")
+            try requireLabel(region, "Vertex region")
+            try requireLabel(project, "Vertex project")
             host = region == "global" ? "https://aiplatform.googleapis.com" : "https://\(region)-aiplatform.googleapis.com"
-            path = "/v1/projects/\(project)/locations/\(region)/publishers/anthropic/models/\(_pathEscaped(model)):streamRawPredict"
+            path = "/v1/projects/\(project)/locations/\(region)/publishers/anthropic/models/\(pathEscaped(model)):streamRawPredict"
         }
         let base = baseURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString } ?? host
         guard let url = URL(string: base + path) else { throw .invalidEndpoint("no valid URL from \(base) and \(path)") }
@@ -97,11 +97,11 @@ public struct ClaudeEndpoint: Sendable {
     /// The encoded Anthropic request, reshaped for this endpoint, and its
     /// URL (on the clouds the body's `model` moves into the path).
     /// - Complexity: O(1) for Anthropic; O(body size) for the clouds.
-    func _route(_ encoded: EncodedRequest, anthropicBase: URL) throws(RequestError) -> (request: EncodedRequest, url: URL) {
+    func route(_ encoded: EncodedRequest, anthropicBase: URL) throws(RequestError) -> (request: EncodedRequest, url: URL) {
         let version: String
         let betasInBody: Bool
-        switch _kind {
-        case .anthropic: return (encoded, try _url(model: "", anthropicBase: anthropicBase))
+        switch classify {
+        case .anthropic: return (encoded, try endpointURL(model: "", anthropicBase: anthropicBase))
         case .bedrock: (version, betasInBody) = (Self.bedrockVersion, true)
         case .vertex: (version, betasInBody) = (Self.vertexVersion, false)
         }
@@ -111,7 +111,7 @@ public struct ClaudeEndpoint: Sendable {
         guard let model = object.entries.last(where: { $0.key == "model" })?.value.stringValue else {
             throw .invalidEndpoint("the request names no model")
         }
-        let url = try _url(model: model, anthropicBase: anthropicBase)
+        let url = try endpointURL(model: model, anthropicBase: anthropicBase)
         let betas = encoded.headers.first { $0.name == "anthropic-beta" }?.value
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
         var fields: [(String, JSONValue)] = [("anthropic_version", .string(version))]
@@ -132,14 +132,14 @@ public struct ClaudeEndpoint: Sendable {
 
 /// Percent-escapes a path segment: everything but unreserved characters and
 /// ':' (Bedrock IDs end in `-v1:0`; an inference-profile ARN's '/' must be escaped).
-func _pathEscaped(_ segment: String) -> String {
+func pathEscaped(_ segment: String) -> String {
     var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
     allowed.insert(charactersIn: "-._~:@")
     return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
 }
 
 /// A region or project must be one host/path label: letters, digits, '-'.
-private func _requireLabel(_ value: String, _ what: String) throws(RequestError) {
+private func requireLabel(_ value: String, _ what: String) throws(RequestError) {
     let valid = !value.isEmpty && value.utf8.allSatisfy { byte in
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || (byte >= 0x41 && byte <= 0x5A)
     }

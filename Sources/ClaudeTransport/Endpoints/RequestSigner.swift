@@ -56,8 +56,8 @@ public protocol RequestSigner: Sendable {
 extension ClaudeEndpoint {
     /// Runs the signer, if any, over `request` and sets the headers it
     /// returns. Returns their values (≥ 8 characters) as secrets to redact.
-    func _sign(_ request: inout URLRequest, headers: [HTTPHeader]) async throws -> [String] {
-        guard let signer = _signer, let url = request.url else { return [] }
+    func signRequest(_ request: inout URLRequest, headers: [HTTPHeader]) async throws -> [String] {
+        guard let signer = requestSigner, let url = request.url else { return [] }
         let signable = SignableRequest(
             method: request.httpMethod ?? "POST", url: url, headers: headers, body: Array(request.httpBody ?? Data()))
         let added = try await signer.sign(signable)

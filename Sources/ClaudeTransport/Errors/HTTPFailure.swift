@@ -107,7 +107,7 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
         }
         if let errorType { text += " \(errorType)" }
         if let message { text += ": \(message)" }
-        if let retryAfter { text += " (retry after \(_seconds(retryAfter)) s)" }
+        if let retryAfter { text += " (retry after \(secondsText(retryAfter)) s)" }
         if let requestID { text += " [request \(requestID)]" }
         return text
     }
@@ -155,7 +155,7 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
             // A proxy's HTML page or plain text: keep a short readable prefix.
             message = String(decoding: body.prefix(200), as: UTF8.self)
         }
-        let kind = forcedKind ?? Self._kind(status: status, errorType: errorType, message: message)
+        let kind = forcedKind ?? Self.classify(status: status, errorType: errorType, message: message)
         self.init(
             status: status, kind: kind, errorType: errorType, message: message,
             requestID: header("request-id") ?? bodyRequestID ?? header("x-amzn-requestid"),
@@ -165,10 +165,10 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
             contentEncoding: kind == .unrequestedContentEncoding ? header("content-encoding") : nil)
     }
 
-    static func _kind(status: Int, errorType: String?, message: String?) -> Kind {
+    static func classify(status: Int, errorType: String?, message: String?) -> Kind {
         switch status {
         case 400:
-            return _isContextOverflow(message) ? .contextWindowExceeded : .badRequest
+            return isContextOverflow(message) ? .contextWindowExceeded : .badRequest
         case 401: return .authentication
         case 403: return .permission
         case 404: return .notFound
@@ -183,7 +183,7 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// The API words this "prompt is too long: N tokens > M maximum"; other
     /// phrasings seen from relays mention the context window or length.
-    static func _isContextOverflow(_ message: String?) -> Bool {
+    static func isContextOverflow(_ message: String?) -> Bool {
         guard let text = message?.lowercased() else { return false }
         return text.contains("prompt is too long") || text.contains("context window")
             || text.contains("context_length") || text.contains("context length")
@@ -206,6 +206,6 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-func _seconds(_ value: Double) -> String {
+func secondsText(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e12 ? String(Int(value)) : String(value)
 }

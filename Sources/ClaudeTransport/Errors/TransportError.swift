@@ -51,19 +51,19 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
         case .invalidRequest(let error): "invalid request: \(error)"
         case .http(let failure): failure.description
         case .stream(let error): "stream failed: \(error)"
-        case .connectionLost(let reason, let snapshot): "connection lost mid-stream: \(reason)" + Self._progress(snapshot)
+        case .connectionLost(let reason, let snapshot): "connection lost mid-stream: \(reason)" + Self.progress(snapshot)
         case .idleTimeout(let seconds, let snapshot):
-            "no data for \(_seconds(seconds)) s (idle timeout)" + Self._progress(snapshot)
+            "no data for \(secondsText(seconds)) s (idle timeout)" + Self.progress(snapshot)
         case .overallTimeout(let seconds, let snapshot):
-            "request exceeded \(_seconds(seconds)) s (overall timeout)" + Self._progress(snapshot)
-        case .cancelled(let snapshot): "cancelled" + Self._progress(snapshot)
+            "request exceeded \(secondsText(seconds)) s (overall timeout)" + Self.progress(snapshot)
+        case .cancelled(let snapshot): "cancelled" + Self.progress(snapshot)
         case .network(let reason): "network error: \(reason)"
         case .credentialProvider(let reason): "token provider failed: \(reason)"
         case .invalidResponse(let reason): "invalid response: \(reason)"
         }
     }
 
-    static func _progress(_ snapshot: MessageSnapshot?) -> String {
+    static func progress(_ snapshot: MessageSnapshot?) -> String {
         snapshot == nil ? " (before the first event)" : " (partial message kept)"
     }
 }

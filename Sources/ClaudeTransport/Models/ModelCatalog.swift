@@ -43,13 +43,13 @@ extension MessagesClient {
     ///
     /// - Throws: ``TransportError`` (an HTTP failure such as 404 for an unknown id).
     public func model(lookingUp id: String) async throws(TransportError) -> ClaudeModel {
-        let credentials = try _checkedCredentials()
+        let credentials = try checkedCredentials()
         var request = URLRequest(url: configuration.baseURL.appendingPathComponent("v1/models").appendingPathComponent(id))
         request.httpMethod = "GET"
         request.timeoutInterval = configuration.idleTimeout
         request.setValue(RequestEncoder.apiVersion, forHTTPHeaderField: "anthropic-version")
-        request.setValue(_StreamDriver.acceptEncoding, forHTTPHeaderField: "accept-encoding")
-        var secrets = credentials._secrets
+        request.setValue(StreamDriver.acceptEncoding, forHTTPHeaderField: "accept-encoding")
+        var secrets = credentials.secretValues
         switch credentials {
         case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
         case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
@@ -60,9 +60,9 @@ extension MessagesClient {
             request.setValue("Bearer \(token)", forHTTPHeaderField: "authorization")
         }
         let redactor = SecretRedactor(secrets: secrets)
-        let (status, headers, body) = try await _boundedFetch(request, redactor: redactor)
-        guard (200..<300).contains(status), _isIdentity(headers["content-encoding"]) else {
-            let encoded: HTTPFailure.Kind? = _isIdentity(headers["content-encoding"]) ? nil : .unrequestedContentEncoding
+        let (status, headers, body) = try await boundedFetch(request, redactor: redactor)
+        guard (200..<300).contains(status), isIdentity(headers["content-encoding"]) else {
+            let encoded: HTTPFailure.Kind? = isIdentity(headers["content-encoding"]) ? nil : .unrequestedContentEncoding
             throw .http(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor, kind: encoded))
         }
         guard let value = try? JSONValue.parse(body), let capabilities = value["capabilities"], value["id"] != nil else {

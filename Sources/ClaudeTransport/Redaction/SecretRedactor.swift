@@ -32,11 +32,11 @@ public struct SecretRedactor: Sendable {
     public static let replacement = "<redacted>"
 
     /// Every 8-byte window of every secret of at least 8 bytes.
-    private let _windows: Set<UInt64>
+    private let secretWindows: Set<UInt64>
     /// One bit per value of a window's first two bytes: a cheap "maybe".
-    private let _filter: [UInt64]
+    private let windowFilter: [UInt64]
     /// Secrets shorter than ``minimumPiece``: matched only whole.
-    private let _shortSecrets: [[UInt8]]
+    private let shortSecrets: [[UInt8]]
 
     /// A redactor for `secrets` (empty strings are ignored).
     public init(secrets: [String]) {
@@ -51,46 +51,46 @@ public struct SecretRedactor: Sendable {
                 continue
             }
             for start in 0...(bytes.count - Self.minimumPiece) {
-                let window = Self._window(bytes, at: start)
+                let window = Self.windowBits(bytes, at: start)
                 windows.insert(window)
                 let head = Int(truncatingIfNeeded: window & 0xFFFF)
                 filter[head >> 6] |= 1 << UInt64(head & 63)
             }
         }
-        _windows = windows
-        _filter = filter
-        _shortSecrets = short
+        secretWindows = windows
+        windowFilter = filter
+        shortSecrets = short
     }
 
     /// True when there is nothing to redact.
-    public var isEmpty: Bool { _windows.isEmpty && _shortSecrets.isEmpty }
+    public var isEmpty: Bool { secretWindows.isEmpty && shortSecrets.isEmpty }
 
     /// `text` with each run of bytes that lies in an 8+ byte piece of a
     /// secret (or equals a short secret) replaced by `<redacted>`.
     public func redact(_ text: String) -> String {
         if isEmpty { return text }
         let bytes = Array(text.utf8)
-        let runs = _secretRuns(in: bytes)
+        let runs = secretRuns(in: bytes)
         if runs.isEmpty { return text }
-        return String(decoding: Self._replacing(runs, in: bytes), as: UTF8.self)
+        return String(decoding: Self.replacing(runs, in: bytes), as: UTF8.self)
     }
 
     /// `bytes` with the same runs replaced (for bodies before they are decoded or cut).
     public func redact(_ bytes: [UInt8]) -> [UInt8] {
         if isEmpty { return bytes }
-        let runs = _secretRuns(in: bytes)
-        return runs.isEmpty ? bytes : Self._replacing(runs, in: bytes)
+        let runs = secretRuns(in: bytes)
+        return runs.isEmpty ? bytes : Self.replacing(runs, in: bytes)
     }
 
     /// Whether `text` holds any piece of 8+ bytes of a secret (or a whole short one).
     public func containsSecret(_ text: String) -> Bool {
-        !isEmpty && !_secretRuns(in: Array(text.utf8)).isEmpty
+        !isEmpty && !secretRuns(in: Array(text.utf8)).isEmpty
     }
 
     // MARK: Internals
 
     /// The maximal runs of `bytes` to redact, in order, not overlapping.
-    private func _secretRuns(in bytes: [UInt8]) -> [Range<Int>] {
+    private func secretRuns(in bytes: [UInt8]) -> [Range<Int>] {
         var runs: [Range<Int>] = []
         func mark(_ range: Range<Int>) {
             if let last = runs.last, range.lowerBound <= last.upperBound {
@@ -101,19 +101,19 @@ public struct SecretRedactor: Sendable {
         }
         let piece = Self.minimumPiece
         bytes.withUnsafeBufferPointer { text in
-            if !_windows.isEmpty && text.count >= piece {
+            if !secretWindows.isEmpty && text.count >= piece {
                 // A rolling window: the 8 bytes ending at `end`, the first in the low byte.
                 var window: UInt64 = 0
                 for end in 0..<text.count {
                     window = window >> 8 | UInt64(text[end]) << 56
                     guard end >= piece - 1 else { continue }
                     let head = Int(truncatingIfNeeded: window & 0xFFFF)
-                    if _filter[head >> 6] & (1 << UInt64(head & 63)) != 0, _windows.contains(window) {
+                    if windowFilter[head >> 6] & (1 << UInt64(head & 63)) != 0, secretWindows.contains(window) {
                         mark((end + 1 - piece)..<(end + 1))
                     }
                 }
             }
-            for secret in _shortSecrets where secret.count <= text.count {
+            for secret in shortSecrets where secret.count <= text.count {
                 for start in 0...(text.count - secret.count)
                 where text[start] == secret[0] && text[start..<(start + secret.count)].elementsEqual(secret) {
                     mark(start..<(start + secret.count))
@@ -121,7 +121,7 @@ public struct SecretRedactor: Sendable {
             }
         }
         // Short secrets were marked after the windows: put the runs back in order.
-        if !_shortSecrets.isEmpty {
+        if !shortSecrets.isEmpty {
             let sorted = runs.sorted { $0.lowerBound < $1.lowerBound }
             runs.removeAll()
             for run in sorted { mark(run) }
@@ -130,7 +130,7 @@ public struct SecretRedactor: Sendable {
     }
 
     /// The 8 bytes at `start`, the first in the low byte (caller checks the bounds).
-    private static func _window(_ bytes: [UInt8], at start: Int) -> UInt64 {
+    private static func windowBits(_ bytes: [UInt8], at start: Int) -> UInt64 {
         var value: UInt64 = 0
         for offset in 0..<minimumPiece {
             value |= UInt64(bytes[start + offset]) << UInt64(8 * offset)
@@ -138,7 +138,7 @@ public struct SecretRedactor: Sendable {
         return value
     }
 
-    private static func _replacing(_ runs: [Range<Int>], in bytes: [UInt8]) -> [UInt8] {
+    private static func replacing(_ runs: [Range<Int>], in bytes: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var copied = 0

@@ -98,18 +98,18 @@ public struct SystemBlock: Sendable, Hashable, Codable {
 /// The bytes can be made on first use: a response's content is encoded when
 /// it is first sent back (or saved), not while the response is received.
 public struct RawJSON: Sendable, Hashable {
-    let _storage: _RawJSONStorage
+    let _storage: RawJSONStorage
 
     /// The compact encoding of `value`, made on first use.
     ///
     /// - Complexity: O(size of the value), once.
     public init(_ value: JSONValue) {
-        _storage = _RawJSONStorage(.pending { value })
+        _storage = RawJSONStorage(.pending { value })
     }
 
     /// The compact encoding of the value `make` gives, both run on first use (once).
     public init(deferred make: @escaping @Sendable () -> JSONValue) {
-        _storage = _RawJSONStorage(.pending(make))
+        _storage = RawJSONStorage(.pending(make))
     }
 
     /// Bytes that parse as one JSON text, nested at most `maxDepth` deep;
@@ -117,7 +117,7 @@ public struct RawJSON: Sendable, Hashable {
     public init(validating bytes: [UInt8], maxDepth: Int = JSONParserOptions().maxDepth) throws(JSONParseError) {
         var compact: [UInt8] = []
         try JSONValue.parse(bytes, options: JSONParserOptions(maxDepth: maxDepth)).encodeCompact(into: &compact)
-        _storage = _RawJSONStorage(.bytes(compact))
+        _storage = RawJSONStorage(.bytes(compact))
     }
 
     /// Compact JSON, valid as a whole.
@@ -179,7 +179,7 @@ public struct RawJSON: Sendable, Hashable {
     /// found once per value: a long history checks each replayed response
     /// once, not at every request.
     var toolRuleBlocks: [ToolRuleBlock] {
-        _storage.toolBlocks { ToolRuleBlock.scan(RequestEncoder._elements(of: value)) }
+        _storage.toolBlocks { ToolRuleBlock.scan(RequestEncoder.arrayElements(of: value)) }
     }
 }
 
@@ -204,7 +204,7 @@ enum ToolRuleBlock: Sendable, Hashable {
 }
 
 /// The bytes of a ``RawJSON``, made once from a pending value.
-final class _RawJSONStorage: Sendable {
+final class RawJSONStorage: Sendable {
     enum State {
         case pending(@Sendable () -> JSONValue)
         case bytes([UInt8])

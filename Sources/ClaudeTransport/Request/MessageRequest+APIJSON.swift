@@ -173,7 +173,7 @@ extension MessageRequest {
     ///   (both domain filters); capabilities are not checked.
     /// - Complexity: O(size of the body).
     public func apiJSONBytes() throws(RequestError) -> [UInt8] {
-        try RequestEncoder._body(self, primaryEffort: effort, purpose: .document)
+        try RequestEncoder.encodedBody(self, primaryEffort: effort, purpose: .document)
     }
 
     /// ``apiJSONBytes()`` as a value.
@@ -247,7 +247,7 @@ extension TurnContent {
     /// The API blocks this part is sent as (a replayed array gives several).
     ///
     /// - Complexity: O(size of the part); a replayed array is parsed.
-    public var apiBlocks: [JSONValue] { RequestEncoder._blocks(self) }
+    public var apiBlocks: [JSONValue] { RequestEncoder.contentBlocks(self) }
 }
 
 extension ToolResult {

@@ -35,7 +35,7 @@ extension RawJSON: Codable {
 }
 
 /// Coding keys by name, for the hand-written conformances below.
-struct _Key: CodingKey, ExpressibleByStringLiteral {
+struct FieldKey: CodingKey, ExpressibleByStringLiteral {
     var stringValue: String
     var intValue: Int? { nil }
     init(stringLiteral value: String) { stringValue = value }
@@ -43,14 +43,14 @@ struct _Key: CodingKey, ExpressibleByStringLiteral {
     init?(intValue: Int) { nil }
 }
 
-extension KeyedEncodingContainer where Key == _Key {
-    mutating func encodeJSON(_ value: JSONValue, forKey key: _Key) throws { try encode(RawJSON(value), forKey: key) }
+extension KeyedEncodingContainer where Key == FieldKey {
+    mutating func encodeJSON(_ value: JSONValue, forKey key: FieldKey) throws { try encode(RawJSON(value), forKey: key) }
 }
 
-extension KeyedDecodingContainer where Key == _Key {
-    func decodeJSON(_ key: _Key) throws -> JSONValue { try decode(RawJSON.self, forKey: key).value }
-    func decodeJSONIfPresent(_ key: _Key) throws -> JSONValue? { try decodeIfPresent(RawJSON.self, forKey: key)?.value }
-    func unknown(_ kind: String, _ key: _Key = "kind") -> DecodingError {
+extension KeyedDecodingContainer where Key == FieldKey {
+    func decodeJSON(_ key: FieldKey) throws -> JSONValue { try decode(RawJSON.self, forKey: key).value }
+    func decodeJSONIfPresent(_ key: FieldKey) throws -> JSONValue? { try decodeIfPresent(RawJSON.self, forKey: key)?.value }
+    func unknown(_ kind: String, _ key: FieldKey = "kind") -> DecodingError {
         .dataCorruptedError(forKey: key, in: self, debugDescription: "unknown kind '\(kind)'")
     }
 }
@@ -72,7 +72,7 @@ extension MessageRequest: Codable {
 
 extension ReasoningHint {
     /// The hint whose level is `name` (a custom one for other names).
-    static func _named(_ name: String) -> ReasoningHint {
+    static func named(_ name: String) -> ReasoningHint {
         switch name {
         case "low": .light
         case "medium": .moderate
@@ -84,14 +84,14 @@ extension ReasoningHint {
 
 extension ClaudeModel: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         let id = try c.decode(String.self, forKey: "id")
         let capabilities = try c.decodeIfPresent(ModelCapabilities.self, forKey: "capabilities")
         self.init(id: id, capabilities: capabilities ?? ClaudeModel.known(id: id)?.capabilities ?? .minimal)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         try c.encode(id, forKey: "id")
         try c.encode(capabilities, forKey: "capabilities")
     }
@@ -102,7 +102,7 @@ extension ServerToolKind: Codable {}
 
 extension ModelCapabilities: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         self.init(
             sampling: try c.decodeIfPresent(Set<SamplingParameter>.self, forKey: "sampling") ?? [],
             effortLevels: (try c.decodeIfPresent([String].self, forKey: "effortLevels") ?? []).map(EffortLevel.init),
@@ -115,7 +115,7 @@ extension ModelCapabilities: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         try c.encode(SamplingParameter.allCases.filter(sampling.contains), forKey: "sampling")
         try c.encode(effortLevels.map(\.name), forKey: "effortLevels")
         try c.encode(adaptiveThinking, forKey: "adaptiveThinking")
@@ -129,14 +129,14 @@ extension ModelCapabilities: Codable {
 
 extension FallbackChain: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         if try c.decodeIfPresent(Bool.self, forKey: "serverDefault") == true { self = .serverDefault; return }
         let models = try c.decodeIfPresent([ClaudeModel].self, forKey: "models") ?? []
         self = models.isEmpty ? .none : .models(models)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         switch self {
         case .none: break
         case .serverDefault: try c.encode(true, forKey: "serverDefault")
@@ -147,7 +147,7 @@ extension FallbackChain: Codable {
 
 extension ServerTool: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         let kind = try c.decode(String.self, forKey: "kind")
         let settings = WebToolSettings(
             allowedDomains: try c.decodeIfPresent([String].self, forKey: "allowedDomains") ?? [],
@@ -162,7 +162,7 @@ extension ServerTool: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         try c.encode(kind.rawValue, forKey: "kind")
         switch self {
         case .webSearch(let settings), .webFetch(let settings):
@@ -176,7 +176,7 @@ extension ServerTool: Codable {
 
 extension ToolDefinition: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         if let raw = try c.decodeJSONIfPresent("raw") { self = .raw(raw); return }
         self = .client(ClientToolDefinition(
             name: try c.decode(String.self, forKey: "name"),
@@ -187,7 +187,7 @@ extension ToolDefinition: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         switch self {
         case .raw(let json): try c.encodeJSON(json, forKey: "raw")
         case .client(let tool):
@@ -203,14 +203,14 @@ extension ToolDefinition: Codable {
 
 extension ToolChoice: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         let text = try c.decode(String.self, forKey: "mode")
         guard let parsed = ToolChoice(parsing: text) else { throw c.unknown(text, "mode") }
         self.init(parsed.mode, disableParallelToolUse: try c.decodeIfPresent(Bool.self, forKey: "disableParallelToolUse") ?? false)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         let text: String = switch mode {
         case .auto: "auto"
         case .any: "any"
@@ -224,13 +224,13 @@ extension ToolChoice: Codable {
 
 extension ConversationTurn: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         self.init(role: try c.decode(Role.self, forKey: "role"), content: try c.decode([TurnContent].self, forKey: "content"),
                   cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         try c.encode(role, forKey: "role")
         try c.encode(content, forKey: "content")
         try c.encodeIfPresent(cacheControl, forKey: "cacheControl")
@@ -239,7 +239,7 @@ extension ConversationTurn: Codable {
 
 extension TurnContent: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         let kind = try c.decode(String.self, forKey: "kind")
         switch kind {
         case "text": self = .text(try c.decode(String.self, forKey: "text"))
@@ -258,7 +258,7 @@ extension TurnContent: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         switch self {
         case .text(let text):
             try c.encode("text", forKey: "kind")
@@ -288,7 +288,7 @@ extension TurnContent: Codable {
 
 extension ToolResult: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         let content: Content
         if let text = try c.decodeIfPresent(String.self, forKey: "text") {
             content = .text(text)
@@ -305,7 +305,7 @@ extension ToolResult: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         try c.encode(toolUseID, forKey: "toolUseID")
         switch content {
         case .text(let text): try c.encode(text, forKey: "text")
@@ -320,7 +320,7 @@ extension ToolResult: Codable {
 
 extension Document: Codable {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: _Key.self)
+        let c = try decoder.container(keyedBy: FieldKey.self)
         let source: Source
         if let text = try c.decodeIfPresent(String.self, forKey: "plainText") {
             source = .plainText(text)
@@ -339,7 +339,7 @@ extension Document: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: _Key.self)
+        var c = encoder.container(keyedBy: FieldKey.self)
         switch source {
         case .pdf(let bytes): try c.encode(Data(bytes).base64EncodedString(), forKey: "pdf")
         case .plainText(let text): try c.encode(text, forKey: "plainText")

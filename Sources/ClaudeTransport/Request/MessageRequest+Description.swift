@@ -30,7 +30,7 @@ extension ClientConfiguration: CustomStringConvertible, CustomDebugStringConvert
     /// `ClientConfiguration(https://api.anthropic.com, apiKey(<redacted>), idle 60 s, overall 600 s, 0 retries)`.
     public var description: String {
         let credential = credentials.map { "\($0)" } ?? "no credential"
-        return "ClientConfiguration(\(_printableBaseURL), \(credential), idle \(idleTimeout) s, overall \(overallTimeout) s, "
+        return "ClientConfiguration(\(printableBaseURL), \(credential), idle \(idleTimeout) s, overall \(overallTimeout) s, "
             + "\(retryPolicy.maxRetries) retries)"
     }
 
@@ -39,13 +39,13 @@ extension ClientConfiguration: CustomStringConvertible, CustomDebugStringConvert
     /// `dump` would otherwise walk into the URL and print a password in it.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "baseURL": _printableBaseURL, "credentials": credentials.map { "\($0)" } ?? "none",
+            "baseURL": printableBaseURL, "credentials": credentials.map { "\($0)" } ?? "none",
             "idleTimeout": idleTimeout, "overallTimeout": overallTimeout, "maxErrorBodyBytes": maxErrorBodyBytes,
         ])
     }
 
     /// The base URL without user, password, query or fragment.
-    var _printableBaseURL: String {
+    var printableBaseURL: String {
         var place = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         place?.user = nil
         place?.password = nil

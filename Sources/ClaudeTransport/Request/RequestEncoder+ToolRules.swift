@@ -12,7 +12,7 @@ extension TurnContent {
         switch self {
         case .toolResult(let result): [.result(result.toolUseID)]
         case .block(let json): [ToolRuleBlock(json)]
-        case .verbatimBlocks(let json): ToolRuleBlock.scan(RequestEncoder._elements(of: json))
+        case .verbatimBlocks(let json): ToolRuleBlock.scan(RequestEncoder.arrayElements(of: json))
         case .encodedBlocks(let raw): raw.toolRuleBlocks
         case .text, .image, .document: [.other]
         }

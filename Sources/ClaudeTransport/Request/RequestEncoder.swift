@@ -45,7 +45,7 @@ public struct EncodedRequest: Sendable {
 }
 
 /// Writes the top-level members of a JSON object as bytes, in order.
-struct _BodyWriter {
+struct BodyWriter {
     var bytes: [UInt8] = [UInt8(ascii: "{")]
     /// The keys written so far, so an additional field never repeats a typed one.
     var keys: Set<String> = []
@@ -76,10 +76,10 @@ public enum RequestEncoder {
     /// - Complexity: O(size of the body); replayed turns (``TurnContent/encodedBlocks(_:)``)
     ///   are copied, not re-encoded.
     public static func encode(_ request: MessageRequest) throws(RequestError) -> EncodedRequest {
-        try _validate(request)
-        let primaryEffort = try _primaryEffort(request)
-        let body = try _body(request, primaryEffort: primaryEffort, purpose: .messages)
-        return EncodedRequest(body: body, headers: _headers(request), effort: primaryEffort,
+        try checkRequest(request)
+        let primaryEffort = try primaryEffortLevel(request)
+        let body = try encodedBody(request, primaryEffort: primaryEffort, purpose: .messages)
+        return EncodedRequest(body: body, headers: httpHeaders(request), effort: primaryEffort,
                               structuredOutput: request.outputSchema != nil)
     }
 
@@ -89,16 +89,16 @@ public enum RequestEncoder {
     ///
     /// - Throws: ``RequestError`` as ``encode(_:)`` does.
     public static func encodeForCounting(_ request: MessageRequest) throws(RequestError) -> EncodedRequest {
-        try _validate(request)
-        let body = try _body(request, primaryEffort: nil, purpose: .counting)
-        var headers = _headers(request).filter { $0.name != "accept" }
+        try checkRequest(request)
+        let body = try encodedBody(request, primaryEffort: nil, purpose: .counting)
+        var headers = httpHeaders(request).filter { $0.name != "accept" }
         headers.append(HTTPHeader("accept", "application/json"))
         return EncodedRequest(body: body, headers: headers, effort: nil, structuredOutput: false)
     }
 
     /// What a body is for: sending, counting, or writing down (a transcript,
     /// `apiJSON()`: the sent fields without `stream`, effort as asked).
-    enum _Purpose { case messages, counting, document }
+    enum Purpose { case messages, counting, document }
 
     /// Every check ``encode(_:)`` makes before any traffic, without encoding:
     /// the messages follow the API's tool rules (``RequestError/orphanToolResult(toolUseID:turn:)``,
@@ -109,11 +109,11 @@ public enum RequestEncoder {
     /// - Complexity: O(turns + blocks); a replayed response's tool calls are
     ///   found once per response and remembered.
     public static func validate(_ request: MessageRequest) throws(RequestError) {
-        try _validate(request)
-        _ = try _primaryEffort(request)
+        try checkRequest(request)
+        _ = try primaryEffortLevel(request)
     }
 
-    static func _validate(_ request: MessageRequest) throws(RequestError) {
+    static func checkRequest(_ request: MessageRequest) throws(RequestError) {
         guard !request.messages.isEmpty else { throw .noMessages }
         try checkToolRules(request.messages)
         guard request.maxTokens > 0 else { throw .invalidMaxTokens(request.maxTokens) }
@@ -132,16 +132,16 @@ public enum RequestEncoder {
         if case .tool(let name) = request.toolChoice?.mode, !names.contains(name) {
             throw .undeclaredToolChoice(name, declared: request.tools.compactMap(\.name) + request.serverTools.map(\.kind.rawValue))
         }
-        try _checkChain(request, [request.model] + request.fallbacks.models)
+        try checkChain(request, [request.model] + request.fallbacks.models)
     }
 
     /// The smallest `budget_tokens` the API takes.
     public static let minimumThinkingBudget = 1024
 
-    static func _body(_ request: MessageRequest, primaryEffort: EffortLevel?, purpose: _Purpose) throws(RequestError) -> [UInt8] {
+    static func encodedBody(_ request: MessageRequest, primaryEffort: EffortLevel?, purpose: Purpose) throws(RequestError) -> [UInt8] {
         let wanted = request.effort ?? request.reasoningHint?.effort
         let sending = purpose != .counting
-        var writer = _BodyWriter()
+        var writer = BodyWriter()
         // Replayed turns are most of a long body: one allocation for all of them.
         var replayed = 0
         for turn in request.messages {
@@ -163,12 +163,12 @@ public enum RequestEncoder {
         writer.bytes.append(UInt8(ascii: "["))
         for (index, turn) in request.messages.enumerated() {
             if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
-            _writeTurn(turn, into: &writer.bytes)
+            writeTurn(turn, into: &writer.bytes)
         }
         writer.bytes.append(UInt8(ascii: "]"))
         if sending {
-            if let temperature = request.temperature { writer.field("temperature", _number(temperature)) }
-            if let topP = request.topP { writer.field("top_p", _number(topP)) }
+            if let temperature = request.temperature { writer.field("temperature", jsonNumber(temperature)) }
+            if let topP = request.topP { writer.field("top_p", jsonNumber(topP)) }
             if let topK = request.topK { writer.field("top_k", .number(JSONNumber(topK))) }
         }
         if request.adaptiveThinking {
@@ -184,7 +184,7 @@ public enum RequestEncoder {
         if !outputConfig.isEmpty { writer.field("output_config", .object(outputConfig)) }
         if !request.tools.isEmpty || !request.serverTools.isEmpty {
             var tools = request.tools.map(\.json)
-            for tool in request.serverTools { tools.append(try _tool(tool)) }
+            for tool in request.serverTools { tools.append(try serverToolJSON(tool)) }
             writer.field("tools", .array(tools))
         }
         if let choice = request.toolChoice { writer.field("tool_choice", choice.json) }
@@ -214,7 +214,7 @@ public enum RequestEncoder {
 
     // MARK: Capability checks
 
-    static func _checkChain(_ request: MessageRequest, _ chain: [ClaudeModel]) throws(RequestError) {
+    static func checkChain(_ request: MessageRequest, _ chain: [ClaudeModel]) throws(RequestError) {
         let usesImages = request.messages.contains { $0.content.contains(where: \.containsImage) }
         let usesPDFs = request.messages.contains { $0.content.contains(where: \.containsPDF) }
         for model in chain {
@@ -252,7 +252,7 @@ public enum RequestEncoder {
 
     /// The effort for the primary model: a fixed level must be accepted, a
     /// hinted one is dropped when not.
-    static func _primaryEffort(_ request: MessageRequest) throws(RequestError) -> EffortLevel? {
+    static func primaryEffortLevel(_ request: MessageRequest) throws(RequestError) -> EffortLevel? {
         let capabilities = request.model.capabilities
         if let fixed = request.effort {
             guard capabilities.accepts(fixed) else { throw .unsupportedEffort(fixed, model: request.model.id) }
@@ -266,7 +266,7 @@ public enum RequestEncoder {
 
     /// Writes `{"role":…,"content":[…]}`. A turn that is one replayed
     /// content array is copied as its bytes.
-    static func _writeTurn(_ turn: ConversationTurn, into out: inout [UInt8]) {
+    static func writeTurn(_ turn: ConversationTurn, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"role":"#.utf8)
         JSONValue.string(turn.role.rawValue).encodeCompact(into: &out)
         out.append(contentsOf: #","content":"#.utf8)
@@ -284,7 +284,7 @@ public enum RequestEncoder {
                 break
             }
         }
-        var blocks = turn.content.flatMap(_blocks)
+        var blocks = turn.content.flatMap(contentBlocks)
         if let cache = turn.cacheControl, let last = blocks.popLast() {
             blocks.append(last.replacingFields([("cache_control", cache.json)]))
         }
@@ -293,7 +293,7 @@ public enum RequestEncoder {
     }
 
     /// The API blocks of one part (a replayed array gives several).
-    static func _blocks(_ part: TurnContent) -> [JSONValue] {
+    static func contentBlocks(_ part: TurnContent) -> [JSONValue] {
         switch part {
         case .text(let text):
             return [.object([("type", .string("text")), ("text", .string(text))])]
@@ -309,23 +309,23 @@ public enum RequestEncoder {
         case .block(let value):
             return [value]
         case .verbatimBlocks(let array):
-            return _elements(of: array)
+            return arrayElements(of: array)
         case .encodedBlocks(let raw):
-            return _elements(of: raw.value)
+            return arrayElements(of: raw.value)
         case .toolResult(let result):
-            return [_toolResult(result)]
+            return [toolResultJSON(result)]
         case .document(let document):
-            return [_document(document)]
+            return [documentBlock(document)]
         }
     }
 
-    static func _toolResult(_ result: ToolResult) -> JSONValue {
+    static func toolResultJSON(_ result: ToolResult) -> JSONValue {
         var fields: [(String, JSONValue)] = [("type", .string("tool_result")), ("tool_use_id", .string(result.toolUseID))]
         switch result.content {
         case .text(let text): fields.append(("content", .string(text)))
         case .json(let value):
             fields.append(("content", .array([.object([("type", .string("text")), ("text", .string(value.compactJSON))])])))
-        case .blocks(let parts): fields.append(("content", .array(parts.flatMap(_blocks))))
+        case .blocks(let parts): fields.append(("content", .array(parts.flatMap(contentBlocks))))
         case .raw(let value): fields.append(("content", value))
         }
         if result.isError { fields.append(("is_error", .bool(true))) }
@@ -333,7 +333,7 @@ public enum RequestEncoder {
         return .object(fields)
     }
 
-    static func _document(_ document: Document) -> JSONValue {
+    static func documentBlock(_ document: Document) -> JSONValue {
         let source: JSONValue
         switch document.source {
         case .pdf(let bytes):
@@ -352,23 +352,23 @@ public enum RequestEncoder {
         return .object(fields)
     }
 
-    static func _elements(of array: JSONValue) -> [JSONValue] {
+    static func arrayElements(of array: JSONValue) -> [JSONValue] {
         guard case .array(let elements) = array.kind else { return [array] }
         return Array(elements)
     }
 
-    static func _tool(_ tool: ServerTool) throws(RequestError) -> JSONValue {
+    static func serverToolJSON(_ tool: ServerTool) throws(RequestError) -> JSONValue {
         switch tool {
         case .webSearch(let settings):
-            return try _webTool(type: "web_search_20250305", kind: .webSearch, settings)
+            return try webTool(type: "web_search_20250305", kind: .webSearch, settings)
         case .webFetch(let settings):
-            return try _webTool(type: "web_fetch_20250910", kind: .webFetch, settings)
+            return try webTool(type: "web_fetch_20250910", kind: .webFetch, settings)
         case .codeExecution:
             return .object([("type", .string("code_execution_20250825")), ("name", .string("code_execution"))])
         }
     }
 
-    static func _webTool(type: String, kind: ServerToolKind, _ settings: WebToolSettings) throws(RequestError) -> JSONValue {
+    static func webTool(type: String, kind: ServerToolKind, _ settings: WebToolSettings) throws(RequestError) -> JSONValue {
         if !settings.allowedDomains.isEmpty && !settings.blockedDomains.isEmpty {
             throw .conflictingDomainFilters(kind)
         }
@@ -384,9 +384,9 @@ public enum RequestEncoder {
     }
 
     /// A double as a JSON number, in Swift's shortest round-tripping form.
-    static func _number(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
+    static func jsonNumber(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
 
-    static func _headers(_ request: MessageRequest) -> [HTTPHeader] {
+    static func httpHeaders(_ request: MessageRequest) -> [HTTPHeader] {
         var betas: [String] = []
         func add(_ beta: String) {
             let trimmed = beta.trimmingCharacters(in: .whitespaces)

@@ -17,21 +17,21 @@ public struct MessageSnapshotStream: AsyncSequence, Sendable {
     public typealias Element = MessageSnapshot
     public typealias Failure = TransportError
 
-    let _channel: _SnapshotChannel
+    let snapshotChannel: SnapshotChannel
 
     /// The `request-id` header of the successful response; nil until the
     /// response headers arrived (or when the server sent none).
-    public var requestID: String? { _channel.requestID }
+    public var requestID: String? { snapshotChannel.requestID }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(channel: _channel, guardian: _IteratorGuardian(_channel))
+        Iterator(channel: snapshotChannel, guardian: IteratorGuardian(snapshotChannel))
     }
 
     /// Hands out the newest snapshot at each call; the first call opens the
     /// connection. Ends after `message_stop`; throws ``TransportError`` otherwise.
     public struct Iterator: AsyncIteratorProtocol {
-        let channel: _SnapshotChannel
-        let guardian: _IteratorGuardian
+        let channel: SnapshotChannel
+        let guardian: IteratorGuardian
 
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(TransportError) -> MessageSnapshot? {
             try await channel.next()
@@ -44,14 +44,14 @@ public struct MessageSnapshotStream: AsyncSequence, Sendable {
 }
 
 /// Cancels the request when the last copy of an iterator goes away unfinished.
-final class _IteratorGuardian: Sendable {
-    let channel: _SnapshotChannel
-    init(_ channel: _SnapshotChannel) { self.channel = channel }
+final class IteratorGuardian: Sendable {
+    let channel: SnapshotChannel
+    init(_ channel: SnapshotChannel) { self.channel = channel }
     deinit { channel.cancel() }
 }
 
 /// Where the network delivers snapshots and the consumer waits for them.
-final class _SnapshotChannel: Sendable {
+final class SnapshotChannel: Sendable {
     typealias Delivery = Result<MessageSnapshot?, TransportError>
 
     struct State: ~Copyable {
@@ -70,10 +70,10 @@ final class _SnapshotChannel: Sendable {
     }
 
     private let state = Mutex(State())
-    private let start: @Sendable (_SnapshotChannel) -> Void
+    private let start: @Sendable (SnapshotChannel) -> Void
 
     /// `start` runs once, on the first `next()`, so an unread stream sends nothing.
-    init(start: @escaping @Sendable (_SnapshotChannel) -> Void) {
+    init(start: @escaping @Sendable (SnapshotChannel) -> Void) {
         self.start = start
     }
 

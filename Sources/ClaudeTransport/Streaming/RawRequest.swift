@@ -34,14 +34,14 @@ extension MessagesClient {
     ///
     /// - Throws: ``TransportError/missingCredential(_:)`` before any traffic.
     public func stream(encoded: EncodedRequest) throws(TransportError) -> MessageSnapshotStream {
-        let credentials = try _checkedCredentials()
+        let credentials = try checkedCredentials()
         // Every request goes through here (the session's too), so each
         // endpoint gets its own body shape and URL in one place.
         let routed: (request: EncodedRequest, url: URL)
-        do { routed = try configuration.endpoint._route(encoded, anthropicBase: configuration.baseURL) } catch {
+        do { routed = try configuration.endpoint.route(encoded, anthropicBase: configuration.baseURL) } catch {
             throw .invalidRequest(error)
         }
-        let driver = _StreamDriver(configuration: configuration, credentials: credentials, encoded: routed.request, url: routed.url)
-        return MessageSnapshotStream(_channel: _SnapshotChannel { channel in driver.start(channel) })
+        let driver = StreamDriver(configuration: configuration, credentials: credentials, encoded: routed.request, url: routed.url)
+        return MessageSnapshotStream(snapshotChannel: SnapshotChannel { channel in driver.start(channel) })
     }
 }

@@ -169,7 +169,7 @@ public struct StructuredSnapshotStream<Partial: Decodable & Sendable>: AsyncSequ
     public func collect<T: Decodable>(_ type: T.Type) async throws(StructuredOutputError) -> T {
         let last: MessageSnapshot?
         do throws(TransportError) {
-            last = try await base._channel.final()
+            last = try await base.snapshotChannel.final()
         } catch {
             throw .streamFailed(StructuredOutputError.StreamFailure(error))
         }

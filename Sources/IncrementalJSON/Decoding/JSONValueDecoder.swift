@@ -35,37 +35,37 @@ public struct JSONValueDecoder: Sendable {
     ///
     /// - Throws: `DecodingError` with the coding path of the failing node.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try _NodeDecoder(node: value, codingPath: [], requireComplete: requireComplete).unbox(T.self, from: value, at: [])
+        try NodeDecoder(node: value, codingPath: [], requireComplete: requireComplete).unbox(T.self, from: value, at: [])
     }
 }
 
 /// Lets `JSONValue`/`JSONNumber` take the node itself instead of rebuilding it.
-protocol _JSONValueDecoding {
+protocol JSONValueDecoding {
     var node: JSONValue { get }
 }
 
 /// The `Decoder` for one node; also its single-value container.
-struct _NodeDecoder: Decoder, SingleValueDecodingContainer, _JSONValueDecoding {
+struct NodeDecoder: Decoder, SingleValueDecodingContainer, JSONValueDecoding {
     let node: JSONValue
     let codingPath: [any CodingKey]
     let requireComplete: Bool
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard let object = node.objectValue else { throw _mismatch([String: JSONValue].self, node, codingPath) }
-        return KeyedDecodingContainer(_KeyedContainer<Key>(decoder: self, object: object))
+        guard let object = node.objectValue else { throw mismatch([String: JSONValue].self, node, codingPath) }
+        return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, object: object))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard let array = node.arrayValue else { throw _mismatch([JSONValue].self, node, codingPath) }
-        return _UnkeyedContainer(decoder: self, array: array)
+        guard let array = node.arrayValue else { throw mismatch([JSONValue].self, node, codingPath) }
+        return UnkeyedContainer(decoder: self, array: array)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     /// A decoder for a child node.
-    func child(_ node: JSONValue, at path: [any CodingKey]) -> _NodeDecoder {
-        _NodeDecoder(node: node, codingPath: path, requireComplete: requireComplete)
+    func child(_ node: JSONValue, at path: [any CodingKey]) -> NodeDecoder {
+        NodeDecoder(node: node, codingPath: path, requireComplete: requireComplete)
     }
 
     // MARK: Unboxing
@@ -73,60 +73,60 @@ struct _NodeDecoder: Decoder, SingleValueDecodingContainer, _JSONValueDecoding {
     /// Decodes `T` from `value` (located at `path`).
     func unbox<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: [any CodingKey]) throws -> T {
         if requireComplete && !value.isComplete {
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Value is incomplete: \(_summary(value))"))
+            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Value is incomplete: \(summary(value))"))
         }
-        if let result = try _primitive(T.self, from: value, at: path) { return result }
+        if let result = try primitive(T.self, from: value, at: path) { return result }
         return try T(from: child(value, at: path))
     }
 
     /// Types decoded from a scalar node directly; nil for everything else.
-    private func _primitive<T>(_ type: T.Type, from value: JSONValue, at path: [any CodingKey]) throws -> T? {
+    private func primitive<T>(_ type: T.Type, from value: JSONValue, at path: [any CodingKey]) throws -> T? {
         if T.self == String.self {
-            guard let text = value.text else { throw _mismatch(T.self, value, path) }
+            guard let text = value.text else { throw mismatch(T.self, value, path) }
             return text.string as? T
         }
         if T.self == Bool.self {
-            guard let flag = value.boolValue else { throw _mismatch(T.self, value, path) }
+            guard let flag = value.boolValue else { throw mismatch(T.self, value, path) }
             return flag as? T
         }
         if T.self == JSONValue.self { return value as? T }
         if T.self == AppendOnlyText.self {
-            guard let text = value.text else { throw _mismatch(T.self, value, path) }
+            guard let text = value.text else { throw mismatch(T.self, value, path) }
             return text as? T
         }
         if let integer = T.self as? any (FixedWidthInteger & Decodable).Type {
-            return try _integer(integer, from: value, at: path) as? T
+            return try decodeInteger(integer, from: value, at: path) as? T
         }
         if T.self == Double.self || T.self == Float.self {
-            let number = try _number(T.self, value, path)
+            let number = try jsonNumber(T.self, value, path)
             let double: Double
-            do { double = try number.double() } catch { throw _corrupted(error, path) }
+            do { double = try number.double() } catch { throw corrupted(error, path) }
             if T.self == Float.self {
                 let narrowed = Float(double)
-                guard narrowed.isFinite else { throw _corrupted(JSONNumberError.outOfRange(number.text, type: "Float"), path) }
+                guard narrowed.isFinite else { throw corrupted(JSONNumberError.outOfRange(number.text, type: "Float"), path) }
                 return narrowed as? T
             }
             return double as? T
         }
         if T.self == Decimal.self {
-            let number = try _number(T.self, value, path)
-            do { return try number.decimal() as? T } catch { throw _corrupted(error, path) }
+            let number = try jsonNumber(T.self, value, path)
+            do { return try number.decimal() as? T } catch { throw corrupted(error, path) }
         }
         if T.self == Date.self {
             // The schema of a Date is an ISO 8601 `date-time` string; a number
             // is Foundation's default encoding (seconds since 2001), kept so
             // values written by a default JSONEncoder still decode.
             if let number = value.numberValue {
-                do { return Date(timeIntervalSinceReferenceDate: try number.double()) as? T } catch { throw _corrupted(error, path) }
+                do { return Date(timeIntervalSinceReferenceDate: try number.double()) as? T } catch { throw corrupted(error, path) }
             }
-            guard let text = value.stringValue else { throw _mismatch(T.self, value, path) }
-            guard let date = (try? Date(text, strategy: .iso8601)) ?? _fractionalDate(text) else {
+            guard let text = value.stringValue else { throw mismatch(T.self, value, path) }
+            guard let date = (try? Date(text, strategy: .iso8601)) ?? fractionalDate(text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Invalid ISO 8601 date-time \(text.debugDescription)"))
             }
             return date as? T
         }
         if T.self == URL.self {
-            guard let text = value.stringValue else { throw _mismatch(T.self, value, path) }
+            guard let text = value.stringValue else { throw mismatch(T.self, value, path) }
             guard let url = URL(string: text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Invalid URL string \(text.debugDescription)"))
             }
@@ -135,8 +135,8 @@ struct _NodeDecoder: Decoder, SingleValueDecodingContainer, _JSONValueDecoding {
         return nil
     }
 
-    private func _integer<I: FixedWidthInteger>(_ type: I.Type, from value: JSONValue, at path: [any CodingKey]) throws -> I {
-        let number = try _number(I.self, value, path)
+    private func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, from value: JSONValue, at path: [any CodingKey]) throws -> I {
+        let number = try jsonNumber(I.self, value, path)
         do {
             if I.isSigned {
                 if let result = I(exactly: try number.int64()) { return result }
@@ -144,13 +144,13 @@ struct _NodeDecoder: Decoder, SingleValueDecodingContainer, _JSONValueDecoding {
                 return result
             }
         } catch {
-            throw _corrupted(error, path)
+            throw corrupted(error, path)
         }
-        throw _corrupted(JSONNumberError.outOfRange(number.text, type: "\(I.self)"), path)
+        throw corrupted(JSONNumberError.outOfRange(number.text, type: "\(I.self)"), path)
     }
 
-    private func _number<T>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> JSONNumber {
-        guard let number = value.numberValue else { throw _mismatch(T.self, value, path) }
+    private func jsonNumber<T>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> JSONNumber {
+        guard let number = value.numberValue else { throw mismatch(T.self, value, path) }
         return number
     }
 
@@ -176,19 +176,19 @@ struct _NodeDecoder: Decoder, SingleValueDecodingContainer, _JSONValueDecoding {
 
 // MARK: Errors
 
-func _mismatch<T>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) -> DecodingError {
+func mismatch<T>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) -> DecodingError {
     if value.isNull {
         return .valueNotFound(type, .init(codingPath: path, debugDescription: "Expected \(type) but found null"))
     }
-    return .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected \(type) but found \(_summary(value))"))
+    return .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected \(type) but found \(summary(value))"))
 }
 
-func _corrupted(_ error: any Error, _ path: [any CodingKey]) -> DecodingError {
+func corrupted(_ error: any Error, _ path: [any CodingKey]) -> DecodingError {
     .dataCorrupted(.init(codingPath: path, debugDescription: "\(error)", underlyingError: error))
 }
 
 /// A short description of a node for error messages.
-func _summary(_ value: JSONValue) -> String {
+func summary(_ value: JSONValue) -> String {
     switch value.kind {
     case .null: "null"
     case .bool(let flag): "bool \(flag)"

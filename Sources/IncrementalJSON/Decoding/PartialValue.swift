@@ -31,7 +31,7 @@ public struct PartialValue<Complete: Decodable>: Decodable, Sendable {
     /// Takes the node itself from a ``JSONValueDecoder`` (no copy); any
     /// other decoder goes through `JSONValue`'s own decoding.
     public init(from decoder: any Decoder) throws {
-        if let node = decoder as? any _JSONValueDecoding {
+        if let node = decoder as? any JSONValueDecoding {
             json = node.node
         } else {
             json = try JSONValue(from: decoder)

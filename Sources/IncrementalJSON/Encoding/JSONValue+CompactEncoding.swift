@@ -14,7 +14,7 @@ extension JSONValue {
     ///
     /// - Complexity: O(size of the value).
     public func encodeCompact(into out: inout [UInt8]) {
-        _encodeCompact(into: &out, limit: .max) { _ in }
+        encodeCompactChunked(into: &out, limit: .max) { _ in }
     }
 
     /// Writes compact JSON for this value through `out`, handing it to
@@ -25,29 +25,29 @@ extension JSONValue {
     ///
     /// - Complexity: O(size of the value).
     public func encodeCompact(into out: inout [UInt8], drainingAt limit: Int, _ drain: (inout [UInt8]) -> Void) {
-        _encodeCompact(into: &out, limit: Swift.max(limit, 16), drain)
+        encodeCompactChunked(into: &out, limit: Swift.max(limit, 16), drain)
     }
 
-    func _encodeCompact(into out: inout [UInt8], limit: Int, _ drain: (inout [UInt8]) -> Void) {
+    func encodeCompactChunked(into out: inout [UInt8], limit: Int, _ drain: (inout [UInt8]) -> Void) {
         switch kind {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let number): number._withUTF8 { out.append(contentsOf: $0) }
-        case .string(let text): _encodeString(text, into: &out, limit: limit, drain)
+        case .number(let number): number.withTextUTF8 { out.append(contentsOf: $0) }
+        case .string(let text): encodeString(text, into: &out, limit: limit, drain)
         case .array(let array):
             out.append(UInt8(ascii: "["))
             for (index, element) in array.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                element._encodeCompact(into: &out, limit: limit, drain)
+                element.encodeCompactChunked(into: &out, limit: limit, drain)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             for (index, member) in object.entries.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                _encodeString(AppendOnlyText(member.key), into: &out, limit: limit, drain)
+                encodeString(AppendOnlyText(member.key), into: &out, limit: limit, drain)
                 out.append(UInt8(ascii: ":"))
-                member.value._encodeCompact(into: &out, limit: limit, drain)
+                member.value.encodeCompactChunked(into: &out, limit: limit, drain)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -63,13 +63,13 @@ extension JSONValue {
 }
 
 /// Writes `text` as a JSON string literal.
-func _encodeString(_ text: AppendOnlyText, into out: inout [UInt8]) {
-    _encodeString(text, into: &out, limit: .max) { _ in }
+func encodeString(_ text: AppendOnlyText, into out: inout [UInt8]) {
+    encodeString(text, into: &out, limit: .max) { _ in }
 }
 
 /// Writes `text` as a JSON string literal, draining `out` between pieces of
 /// at most `limit` bytes. Plain runs are skipped eight bytes at a time.
-func _encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, _ drain: (inout [UInt8]) -> Void) {
+func encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, _ drain: (inout [UInt8]) -> Void) {
     out.append(UInt8(ascii: "\""))
     text.withUTF8 { bytes in
         guard let p = bytes.baseAddress else { return }
@@ -88,12 +88,12 @@ func _encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, 
                 continue
             }
             let b = p[i]
-            if b >= 0x80, let length = _validSequenceLength(bytes, i, end) {
+            if b >= 0x80, let length = validSequenceLength(bytes, i, end) {
                 i += length
                 continue
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-            _encodeSpecial(b, into: &out)
+            encodeSpecial(b, into: &out)
             i += 1
             runStart = i
             if out.count >= limit { drain(&out) }
@@ -104,7 +104,7 @@ func _encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, 
 }
 
 /// Escapes a quote, backslash or control byte; an invalid UTF-8 byte becomes U+FFFD.
-private func _encodeSpecial(_ b: UInt8, into out: inout [UInt8]) {
+private func encodeSpecial(_ b: UInt8, into out: inout [UInt8]) {
     switch b {
     case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
     case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
@@ -123,7 +123,7 @@ private func _encodeSpecial(_ b: UInt8, into out: inout [UInt8]) {
 }
 
 /// Length of the well-formed UTF-8 sequence at `i` (within `end`), or nil.
-func _validSequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
+func validSequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
     guard let (length, low, high) = _JSONStringReader.utf8Lead(bytes[i]), end - i >= length else { return nil }
     var lowBound = low, highBound = high
     for k in 1..<length {

@@ -8,9 +8,9 @@
 // and the next chunk continues where it stopped. Every byte is examined a
 // constant number of times, so total work is O(n) over all chunks.
 //
-// The document is written as it is read (see _Node.swift): each finished
+// The document is written as it is read (see Node.swift): each finished
 // value becomes an 8-byte node appended to the column of its depth, after
-// its open container's children so far (`_Frame.start` says where they
+// its open container's children so far (`Frame.start` says where they
 // begin); when a container closes, its children are already one run, and
 // the container becomes a node in its parent's column. A number or key of
 // up to 7 bytes sits in its node; other text goes once into the document's
@@ -47,54 +47,54 @@ public struct IncrementalJSONParser: Sendable {
     /// The limits and policies this parser was made with.
     public let options: JSONParserOptions
     /// `options`' limits, capped where the document layout needs it: byte
-    /// offsets are 32 bits and text lengths 29 bits (`_NodeLimits`).
-    let _maxDocumentBytes: Int
-    let _maxStringBytes: Int
+    /// offsets are 32 bits and text lengths 29 bits (`NodeLimits`).
+    let documentByteLimit: Int
+    let stringByteLimit: Int
 
-    var _stack: [_Frame] = []
-    var _state: _ParserState = .value
-    var _root: JSONValue? = nil
-    var _consumed = 0
-    var _failure: JSONParseError? = nil
+    var frameStack: [Frame] = []
+    var parserState: ParserState = .value
+    var finishedRoot: JSONValue? = nil
+    var consumed = 0
+    var terminalError: JSONParseError? = nil
 
     /// The document: a column of nodes per depth (the children of the
-    /// containers at stack index `i` are in `_columns[i]`), and all text.
-    var _columns: [AppendOnlyArray<_Node>] = []
-    var _bytes = AppendOnlyArray<UInt8>()
-    /// Reads the storages of `_columns` and `_bytes`, brought up to date at
-    /// the end of every call that writes the document (`_refreshStorages`),
-    /// so that snapshots share one `_DocumentStorages` until a storage is
+    /// containers at stack index `i` are in `nodeColumns[i]`), and all text.
+    var nodeColumns: [AppendOnlyArray<Node>] = []
+    var chunkBytes = AppendOnlyArray<UInt8>()
+    /// Reads the storages of `nodeColumns` and `chunkBytes`, brought up to date at
+    /// the end of every call that writes the document (`refreshStorages`),
+    /// so that snapshots share one `DocumentStorages` until a storage is
     /// replaced.
-    var _reader = _NodeReader(storages: nil)
+    var nodeReader = NodeReader(storages: nil)
     /// Recently seen keys, by a hash of their bytes.
-    var _keyCache = _KeyCache()
+    var keyCache = KeyCache()
 
-    // The current string: a value (its bytes go straight into `_bytes` from
-    // `_stringStart` on) or a key (collected in `_key`, then stored once).
-    var _stringStart = 0
-    var _key: [UInt8] = []
-    var _stringIsKey = false
-    var _escape: _EscapeState = .none
-    var _hex: UInt32 = 0
-    var _hexCount = 0
-    var _highSurrogate: UInt32 = 0
+    // The current string: a value (its bytes go straight into `chunkBytes` from
+    // `stringStart` on) or a key (collected in `keyBytes`, then stored once).
+    var stringStart = 0
+    var keyBytes: [UInt8] = []
+    var stringIsKey = false
+    var escape: EscapeState = .none
+    var hexText: UInt32 = 0
+    var hexCount = 0
+    var highSurrogate: UInt32 = 0
     /// Continuation bytes still owed by a multi-byte character cut by a chunk end,
     /// and the allowed range of the next one.
-    var _utf8Need = 0
-    var _utf8Low: UInt8 = 0x80
-    var _utf8High: UInt8 = 0xBF
+    var utf8Need = 0
+    var utf8Low: UInt8 = 0x80
+    var utf8High: UInt8 = 0xBF
 
     // The current number (bytes from earlier chunks) or literal.
-    var _number: _NumberState = .start
-    var _token: [UInt8] = []
-    var _literal: _Literal = .true
-    var _matched = 0
+    var jsonNumber: NumberState = .start
+    var tokenBytes: [UInt8] = []
+    var pendingLiteral: Literal = .true
+    var matched = 0
 
     /// A parser at the start of a document, with `options`' limits.
     public init(options: JSONParserOptions = .init()) {
         self.options = options
-        _maxDocumentBytes = Swift.min(options.maxBytes ?? _NodeLimits.maxDocumentBytes, _NodeLimits.maxDocumentBytes)
-        _maxStringBytes = Swift.min(options.maxStringBytes ?? _NodeLimits.maxTextBytes, _NodeLimits.maxTextBytes)
+        documentByteLimit = Swift.min(options.maxBytes ?? NodeLimits.maxDocumentBytes, NodeLimits.maxDocumentBytes)
+        stringByteLimit = Swift.min(options.maxStringBytes ?? NodeLimits.maxTextBytes, NodeLimits.maxTextBytes)
     }
 
     // MARK: Feeding
@@ -103,17 +103,17 @@ public struct IncrementalJSONParser: Sendable {
     ///
     /// - Complexity: O(`bytes.count`).
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) {
-        if let failure = _failure { throw failure }
+        if let failure = terminalError { throw failure }
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         var count = bytes.count
         var limit: Int? = nil
-        if count > _maxDocumentBytes - _consumed {
-            count = Swift.max(0, _maxDocumentBytes - _consumed)
-            limit = _maxDocumentBytes
+        if count > documentByteLimit - consumed {
+            count = Swift.max(0, documentByteLimit - consumed)
+            limit = documentByteLimit
         }
-        defer { _refreshStorages() }
-        try _consume(base.assumingMemoryBound(to: UInt8.self), count)
-        if let limit { throw _fail(.sizeLimitExceeded(limit), at: 0) }
+        defer { refreshStorages() }
+        try scanChunk(base.assumingMemoryBound(to: UInt8.self), count)
+        if let limit { throw fail(.sizeLimitExceeded(limit), at: 0) }
     }
 
     /// Parses the next chunk. After an error every later call throws it again.
@@ -145,25 +145,25 @@ public struct IncrementalJSONParser: Sendable {
     /// Ends the input: the document must be one complete value (trailing
     /// whitespace is fine). Returns it. A top-level number ends here.
     public mutating func finish() throws(JSONParseError) -> JSONValue {
-        if let failure = _failure { throw failure }
-        if _state == .number && _stack.isEmpty && _number.isTerminal {
-            let token = _token
-            token.withUnsafeBufferPointer { _emitNumber($0) }
+        if let failure = terminalError { throw failure }
+        if parserState == .number && frameStack.isEmpty && jsonNumber.isTerminal {
+            let token = tokenBytes
+            token.withUnsafeBufferPointer { emitNumber($0) }
         }
-        if _state == .done, let root = _root { return root }
-        throw _fail(.unexpectedEnd, at: 0)
+        if parserState == .done, let root = finishedRoot { return root }
+        throw fail(.unexpectedEnd, at: 0)
     }
 
     // MARK: Reading
 
     /// True once a whole top-level value has been read.
-    public var isComplete: Bool { _state == .done }
+    public var isComplete: Bool { parserState == .done }
 
     /// Bytes parsed so far (up to the error offset after an error).
-    public var bytesConsumed: Int { _consumed }
+    public var bytesConsumed: Int { consumed }
 
     /// The error that stopped the parser, if any.
-    public var failure: JSONParseError? { _failure }
+    public var failure: JSONParseError? { terminalError }
 
     /// The value so far; nil before anything is visible. Nodes the parser is
     /// still inside are marked incomplete.
@@ -171,118 +171,118 @@ public struct IncrementalJSONParser: Sendable {
     /// - Complexity: O(depth). Shares the parser's storage; never copies
     ///   strings or finished children.
     public var value: JSONValue? {
-        if _state == .done { return _root }
+        if parserState == .done { return finishedRoot }
         var leaf: (start: Int, count: Int)? = nil
-        if _state == .string && !_stringIsKey && options.partialStrings == .visible {
-            leaf = (_stringStart, _bytes.count - _stringStart)
+        if parserState == .string && !stringIsKey && options.partialStrings == .visible {
+            leaf = (stringStart, chunkBytes.count - stringStart)
         }
-        guard !_stack.isEmpty else { return leaf.map { _reader.openString(start: $0.start, count: $0.count) } }
-        let stack = _stack
-        let columns = _columns
-        let path = _OpenPath.make(_OpenPathHeader(reader: _reader, leaf: leaf, depth: stack.count)) { level in
+        guard !frameStack.isEmpty else { return leaf.map { nodeReader.openString(start: $0.start, count: $0.count) } }
+        let stack = frameStack
+        let columns = nodeColumns
+        let path = OpenPath.make(OpenPathHeader(reader: nodeReader, leaf: leaf, depth: stack.count)) { level in
             let frame = stack[level]
             let count = level < columns.count ? columns[level].count &- frame.start : 0
-            return _OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
+            return OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
         }
         return path.value(at: 0)
     }
 
     // MARK: Building the document
 
-    /// Makes `_reader` name the current storages, allocating only when one
-    /// of them was replaced since the last call. Because `_reader` holds
+    /// Makes `nodeReader` name the current storages, allocating only when one
+    /// of them was replaced since the last call. Because `nodeReader` holds
     /// every storage, none is ever uniquely referenced between feeds, so a
     /// growth copies into fresh storage (or a region) rather than `realloc`.
     ///
     /// - Complexity: O(depth reached so far).
-    mutating func _refreshStorages() {
-        // A finished document's storages were settled by `_settleDocument`.
-        if _state == .done { return }
-        if let current = _reader.storages, current.matches(columns: _columns, bytes: _bytes._storage) { return }
-        _reader = _NodeReader(storages: _DocumentStorages.make(columns: _columns, bytes: _bytes._storage))
+    mutating func refreshStorages() {
+        // A finished document's storages were settled by `settleDocument`.
+        if parserState == .done { return }
+        if let current = nodeReader.storages, current.matches(columns: nodeColumns, bytes: chunkBytes._storage) { return }
+        nodeReader = NodeReader(storages: DocumentStorages.make(columns: nodeColumns, bytes: chunkBytes._storage))
     }
 
     /// Documents with at most this many nodes are compacted when they finish.
-    static let _compactionLimit = 4096
+    static let compactionLimit = 4096
 
     /// Gives the finished document its final storages: a small one with
     /// more than one column is compacted into one exact buffer and the
-    /// parser lets go of its columns (see _DocumentStorages.swift). Snapshots
+    /// parser lets go of its columns (see DocumentStorages.swift). Snapshots
     /// that hold the columns keep them, so for a streamed document this can
     /// add a copy; the final value, which a message keeps longest, is the
     /// compact one.
-    mutating func _settleDocument() {
-        let nodes = _columns.reduce(0) { $0 &+ $1.count }
-        guard _columns.count > 1 && nodes <= Self._compactionLimit else { return _refreshStorages() }
-        _reader = _NodeReader(storages: _DocumentStorages.compacted(columns: _columns, bytes: _bytes._storage))
-        _columns = []
+    mutating func settleDocument() {
+        let nodes = nodeColumns.reduce(0) { $0 &+ $1.count }
+        guard nodeColumns.count > 1 && nodes <= Self.compactionLimit else { return refreshStorages() }
+        nodeReader = NodeReader(storages: DocumentStorages.compacted(columns: nodeColumns, bytes: chunkBytes._storage))
+        nodeColumns = []
     }
 
     /// Hands a finished value to its container (or makes it the root).
     @inline(__always)
-    mutating func _emit(_ node: _Node) {
-        let top = _stack.count &- 1
+    mutating func emit(_ node: Node) {
+        let top = frameStack.count &- 1
         if top < 0 {
-            _settleDocument()
-            _root = _reader.value(of: node, childrenIn: 0)
-            _state = .done
+            settleDocument()
+            finishedRoot = nodeReader.value(of: node, childrenIn: 0)
+            parserState = .done
             return
         }
-        if _stack[top].isObject {
-            _columns[top]._append(_stack[top].key, node)
+        if frameStack[top].isObject {
+            nodeColumns[top]._append(frameStack[top].key, node)
         } else {
-            _columns[top].append(node)
+            nodeColumns[top].append(node)
         }
-        _state = .afterValue
+        parserState = .afterValue
     }
 
     /// Stores a finished number's text and emits it.
     @inline(__always)
-    mutating func _emitNumber(_ text: UnsafeBufferPointer<UInt8>) {
-        if text.count <= _Node.maxInlineBytes {
-            _emit(_Node(.shortNumber, inline: text))
+    mutating func emitNumber(_ text: UnsafeBufferPointer<UInt8>) {
+        if text.count <= Node.maxInlineBytes {
+            emit(Node(.shortNumber, inline: text))
             return
         }
-        let start = _bytes.count
-        _bytes.append(contentsOf: text)
-        _emit(_Node(.number, start: start, count: text.count))
+        let start = chunkBytes.count
+        chunkBytes.append(contentsOf: text)
+        emit(Node(.number, start: start, count: text.count))
     }
 
-    mutating func _push(isObject: Bool, at index: Int) throws(JSONParseError) {
-        if _stack.count >= options.maxDepth { throw _fail(.depthLimitExceeded(options.maxDepth), at: index) }
-        let depth = _stack.count
-        if depth == _columns.count { _columns.append(AppendOnlyArray()) }
-        _stack.append(_Frame(isObject: isObject, start: _columns[depth].count))
+    mutating func push(isObject: Bool, at index: Int) throws(JSONParseError) {
+        if frameStack.count >= options.maxDepth { throw fail(.depthLimitExceeded(options.maxDepth), at: index) }
+        let depth = frameStack.count
+        if depth == nodeColumns.count { nodeColumns.append(AppendOnlyArray()) }
+        frameStack.append(Frame(isObject: isObject, start: nodeColumns[depth].count))
     }
 
     /// Closes the innermost container: its children are already one run of
     /// its column, and it becomes a node of its parent. (Indices and counts
     /// fit their fields: every node took at least one byte of the input,
-    /// which `_maxDocumentBytes` keeps within 1 GiB; see `_NodeLimits`.)
-    mutating func _close() {
-        guard let frame = _stack.popLast() else { return }
-        let n = _columns[_stack.count].count &- frame.start
-        _emit(_Node(frame.isObject ? .object : .array, start: frame.start, count: frame.isObject ? n / 2 : n))
+    /// which `documentByteLimit` keeps within 1 GiB; see `NodeLimits`.)
+    mutating func close() {
+        guard let frame = frameStack.popLast() else { return }
+        let n = nodeColumns[frameStack.count].count &- frame.start
+        emit(Node(frame.isObject ? .object : .array, start: frame.start, count: frame.isObject ? n / 2 : n))
     }
 
     /// Records the error at chunk position `index` (absolute offset
     /// `bytesConsumed + index`) so later calls repeat it.
-    mutating func _fail(_ reason: JSONParseError.Reason, at index: Int) -> JSONParseError {
-        _consumed += index
-        let error = JSONParseError(offset: _consumed, reason: reason)
-        _failure = error
+    mutating func fail(_ reason: JSONParseError.Reason, at index: Int) -> JSONParseError {
+        consumed += index
+        let error = JSONParseError(offset: consumed, reason: reason)
+        terminalError = error
         return error
     }
 }
 
 /// An open array or object on the parser's stack.
-struct _Frame: Sendable {
+struct Frame: Sendable {
     var isObject: Bool
     /// Where its children (an object's: key, value, key, value) begin in
     /// the column of its depth.
     var start: Int
     /// The key of the member being read (objects only).
-    var key = _Node(.string)
+    var key = Node(.string)
 
     init(isObject: Bool, start: Int) {
         self.isObject = isObject
@@ -291,7 +291,7 @@ struct _Frame: Sendable {
 }
 
 /// Where the parser is between bytes.
-enum _ParserState: UInt8, Sendable {
+enum ParserState: UInt8, Sendable {
     /// Expecting a value (top level, after `:` or after `,` in an array).
     case value
     /// After `[`: a value or `]`.
@@ -311,11 +311,11 @@ enum _ParserState: UInt8, Sendable {
     case done
 }
 
-enum _EscapeState: UInt8, Sendable {
+enum EscapeState: UInt8, Sendable {
     case none, backslash, hex, lowBackslash, lowU, lowHex
 }
 
-enum _Literal: UInt8, Sendable {
+enum Literal: UInt8, Sendable {
     case `true`, `false`, null
 
     var word: StaticString {
@@ -326,11 +326,11 @@ enum _Literal: UInt8, Sendable {
         }
     }
 
-    var node: _Node {
+    var node: Node {
         switch self {
-        case .true: _Node(bool: true)
-        case .false: _Node(bool: false)
-        case .null: _Node(.null)
+        case .true: Node(bool: true)
+        case .false: Node(bool: false)
+        case .null: Node(.null)
         }
     }
 }

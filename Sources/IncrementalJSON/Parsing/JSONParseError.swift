@@ -49,12 +49,12 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 extension JSONParseError.Reason: CustomStringConvertible {
     public var description: String {
         switch self {
-        case .unexpectedByte(let b): "unexpected byte \(_describe(b))"
+        case .unexpectedByte(let b): "unexpected byte \(describe(b))"
         case .unexpectedEnd: "unexpected end of input"
         case .invalidUTF8: "invalid UTF-8"
         case .invalidEscape: "invalid escape sequence"
         case .loneSurrogate: "unpaired UTF-16 surrogate escape"
-        case .controlCharacter(let b): "unescaped control character \(_describe(b)) in string"
+        case .controlCharacter(let b): "unescaped control character \(describe(b)) in string"
         case .invalidNumber: "invalid number"
         case .depthLimitExceeded(let limit): "nesting deeper than \(limit)"
         case .sizeLimitExceeded(let limit): "input longer than \(limit) bytes"
@@ -64,7 +64,7 @@ extension JSONParseError.Reason: CustomStringConvertible {
     }
 }
 
-private func _describe(_ b: UInt8) -> String {
+private func describe(_ b: UInt8) -> String {
     let hex = "0x" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
     if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))' (\(hex))" }
     return hex

@@ -55,7 +55,7 @@ extension JSONSchema {
 
         /// Renders `wrapped` with the sent constraints as keywords and the
         /// others appended to the description.
-        static func _render(_ constraints: [Constraint], on wrapped: JSONSchema, description: String?,
+        static func renderConstraints(_ constraints: [Constraint], on wrapped: JSONSchema, description: String?,
                             render: (JSONSchema, String?) -> JSONValue) -> JSONValue {
             var sent: [(String, JSONValue)] = []
             var stated: [String] = []
@@ -65,9 +65,9 @@ extension JSONSchema {
                 case .format(let format): sent.append(("format", .string(format)))
                 case .pattern(let pattern): sent.append(("pattern", .string(pattern)))
                 case .allowed(let values): allowed = values
-                case .range(let range): stated.append("at least \(_number(range.lowerBound)) and at most \(_number(range.upperBound))")
-                case .minimum(let bound): stated.append("at least \(_number(bound))")
-                case .maximum(let bound): stated.append("at most \(_number(bound))")
+                case .range(let range): stated.append("at least \(jsonNumber(range.lowerBound)) and at most \(jsonNumber(range.upperBound))")
+                case .minimum(let bound): stated.append("at least \(jsonNumber(bound))")
+                case .maximum(let bound): stated.append("at most \(jsonNumber(bound))")
                 case .length(let range): stated.append("\(range.lowerBound) to \(range.upperBound) characters")
                 case .minLength(let bound): stated.append("at least \(bound) characters")
                 case .maxLength(let bound): stated.append("at most \(bound) characters")
@@ -96,7 +96,7 @@ extension JSONSchema {
             switch self {
             case .format(let format):
                 guard let text = value.stringValue else { return nil }
-                return Self._formatHolds(format, text) ? nil : "\(text.debugDescription) is not a valid \(format)"
+                return Self.formatHolds(format, text) ? nil : "\(text.debugDescription) is not a valid \(format)"
             case .pattern(let pattern):
                 guard let text = value.stringValue else { return nil }
                 guard let expression = try? NSRegularExpression(pattern: pattern) else { return "invalid pattern \(pattern.debugDescription)" }
@@ -105,26 +105,26 @@ extension JSONSchema {
             case .allowed(let values):
                 guard let text = value.stringValue else { return nil }
                 return values.contains(text) ? nil : "\(text.debugDescription) is not one of \(values.map(\.debugDescription).joined(separator: ", "))"
-            case .range(let range): return Self._bound(value, min: range.lowerBound, max: range.upperBound)
-            case .minimum(let bound): return Self._bound(value, min: bound, max: nil)
-            case .maximum(let bound): return Self._bound(value, min: nil, max: bound)
-            case .length(let range): return Self._length(value, min: range.lowerBound, max: range.upperBound)
-            case .minLength(let bound): return Self._length(value, min: bound, max: nil)
-            case .maxLength(let bound): return Self._length(value, min: nil, max: bound)
+            case .range(let range): return Self.boundViolation(value, min: range.lowerBound, max: range.upperBound)
+            case .minimum(let bound): return Self.boundViolation(value, min: bound, max: nil)
+            case .maximum(let bound): return Self.boundViolation(value, min: nil, max: bound)
+            case .length(let range): return Self.intLength(value, min: range.lowerBound, max: range.upperBound)
+            case .minLength(let bound): return Self.intLength(value, min: bound, max: nil)
+            case .maxLength(let bound): return Self.intLength(value, min: nil, max: bound)
             case .count(let range): return Self._count(value, min: range.lowerBound, max: range.upperBound)
             case .minCount(let bound): return Self._count(value, min: bound, max: nil)
             case .maxCount(let bound): return Self._count(value, min: nil, max: bound)
             }
         }
 
-        private static func _bound(_ value: JSONValue, min: Double?, max: Double?) -> String? {
+        private static func boundViolation(_ value: JSONValue, min: Double?, max: Double?) -> String? {
             guard let number = value.numberValue, let double = try? number.double() else { return nil }
-            if let min, double < min { return "\(number.text) is less than \(_number(min))" }
-            if let max, double > max { return "\(number.text) is greater than \(_number(max))" }
+            if let min, double < min { return "\(number.text) is less than \(jsonNumber(min))" }
+            if let max, double > max { return "\(number.text) is greater than \(jsonNumber(max))" }
             return nil
         }
 
-        private static func _length(_ value: JSONValue, min: Int?, max: Int?) -> String? {
+        private static func intLength(_ value: JSONValue, min: Int?, max: Int?) -> String? {
             guard let text = value.stringValue else { return nil }
             let length = text.unicodeScalars.count
             if let min, length < min { return "\(length) characters, fewer than \(min)" }
@@ -139,9 +139,9 @@ extension JSONSchema {
             return nil
         }
 
-        private static func _formatHolds(_ format: String, _ text: String) -> Bool {
+        private static func formatHolds(_ format: String, _ text: String) -> Bool {
             switch format {
-            case "date-time": (try? Date(text, strategy: .iso8601)) != nil || _fractionalDate(text) != nil
+            case "date-time": (try? Date(text, strategy: .iso8601)) != nil || fractionalDate(text) != nil
             case "uuid": UUID(uuidString: text) != nil
             case "uri": URL(string: text)?.scheme != nil
             default: true  // formats this package does not check are the API's to enforce
@@ -151,12 +151,12 @@ extension JSONSchema {
 }
 
 /// A bound as the shortest text: `3` rather than `3.0`.
-func _number(_ value: Double) -> String {
+func jsonNumber(_ value: Double) -> String {
     if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
     return String(value)
 }
 
 /// An ISO 8601 date-time with fractional seconds (`2026-01-02T03:04:05.678Z`).
-func _fractionalDate(_ text: String) -> Date? {
+func fractionalDate(_ text: String) -> Date? {
     try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
 }

@@ -24,20 +24,20 @@ extension JSONSchema {
     /// - Complexity: O(size of the value × alternatives of `anyOf`).
     public func validate(_ value: JSONValue) -> [JSONSchemaViolation] {
         var violations: [JSONSchemaViolation] = []
-        _validate(value, path: "$", definitions: [:], into: &violations)
+        checkRequest(value, path: "$", definitions: [:], into: &violations)
         return violations
     }
 
-    private func _validate(_ value: JSONValue, path: String, definitions: [String: JSONSchema],
+    private func checkRequest(_ value: JSONValue, path: String, definitions: [String: JSONSchema],
                            into violations: inout [JSONSchemaViolation]) {
         func fail(_ message: String) { violations.append(JSONSchemaViolation(path: path, message: message)) }
         if !value.isComplete { fail("value is incomplete") }
         switch self {
         case .object(let properties, _):
-            guard let object = value.objectValue else { return fail("expected an object, found \(_summary(value))") }
+            guard let object = value.objectValue else { return fail("expected an object, found \(summary(value))") }
             for property in properties {
                 if let member = object[property.name] {
-                    property.schema._validate(member, path: path + "." + property.name, definitions: definitions, into: &violations)
+                    property.schema.checkRequest(member, path: path + "." + property.name, definitions: definitions, into: &violations)
                 } else if property.isRequired {
                     fail("missing required property \(property.name.debugDescription)")
                 }
@@ -47,19 +47,19 @@ extension JSONSchema {
                 fail("unexpected property \(key.debugDescription)")
             }
         case .array(let items, _):
-            guard let array = value.arrayValue else { return fail("expected an array, found \(_summary(value))") }
+            guard let array = value.arrayValue else { return fail("expected an array, found \(summary(value))") }
             for (index, element) in array.enumerated() {
-                items._validate(element, path: path + "[\(index)]", definitions: definitions, into: &violations)
+                items.checkRequest(element, path: path + "[\(index)]", definitions: definitions, into: &violations)
             }
         case .string(let allowed, _):
-            guard let text = value.stringValue else { return fail("expected a string, found \(_summary(value))") }
+            guard let text = value.stringValue else { return fail("expected a string, found \(summary(value))") }
             if let allowed, !allowed.contains(text) {
                 fail("\(text.debugDescription) is not one of \(allowed.map(\.debugDescription).joined(separator: ", "))")
             }
         case .number:
-            if value.numberValue == nil { fail("expected a number, found \(_summary(value))") }
+            if value.numberValue == nil { fail("expected a number, found \(summary(value))") }
         case .integer(let allowed, _):
-            guard let number = value.numberValue else { return fail("expected an integer, found \(_summary(value))") }
+            guard let number = value.numberValue else { return fail("expected an integer, found \(summary(value))") }
             do {
                 _ = try number.int64()
             } catch {
@@ -70,33 +70,33 @@ extension JSONSchema {
                 fail("\(number.text) is not one of \(allowed.map(String.init).joined(separator: ", "))")
             }
         case .boolean:
-            if value.boolValue == nil { fail("expected a boolean, found \(_summary(value))") }
+            if value.boolValue == nil { fail("expected a boolean, found \(summary(value))") }
         case .anyOf(let alternatives, _):
             let matches = alternatives.contains { alternative in
                 var trial: [JSONSchemaViolation] = []
-                alternative._validate(value, path: path, definitions: definitions, into: &trial)
+                alternative.checkRequest(value, path: path, definitions: definitions, into: &trial)
                 return trial.isEmpty
             }
             if !matches { fail("matches none of the \(alternatives.count) alternatives") }
         case .nullable(let wrapped):
-            if !value.isNull { wrapped._validate(value, path: path, definitions: definitions, into: &violations) }
+            if !value.isNull { wrapped.checkRequest(value, path: path, definitions: definitions, into: &violations) }
         case .dictionary(let values, _):
-            guard let object = value.objectValue else { return fail("expected an object, found \(_summary(value))") }
+            guard let object = value.objectValue else { return fail("expected an object, found \(summary(value))") }
             for (key, member) in object.entries {
-                values._validate(member, path: path + "." + key, definitions: definitions, into: &violations)
+                values.checkRequest(member, path: path + "." + key, definitions: definitions, into: &violations)
             }
         case .constrained(let wrapped, let constraints):
-            wrapped._validate(value, path: path, definitions: definitions, into: &violations)
+            wrapped.checkRequest(value, path: path, definitions: definitions, into: &violations)
             for constraint in constraints {
                 if let message = constraint.violation(by: value) { fail(message) }
             }
         case .reference(let name):
             guard let target = definitions[name] else { return fail("no definition named \(name.debugDescription)") }
-            target._validate(value, path: path, definitions: definitions, into: &violations)
+            target.checkRequest(value, path: path, definitions: definitions, into: &violations)
         case .defining(let list, let root):
             var known = definitions
             for definition in list { known[definition.name] = definition.schema }
-            root._validate(value, path: path, definitions: known, into: &violations)
+            root.checkRequest(value, path: path, definitions: known, into: &violations)
         }
     }
 }

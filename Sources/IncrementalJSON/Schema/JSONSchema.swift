@@ -96,9 +96,9 @@ public indirect enum JSONSchema: Sendable, Hashable {
     // MARK: Rendering
 
     /// The JSON Schema document, members in a stable order.
-    public var jsonValue: JSONValue { _render(description: description) }
+    public var jsonValue: JSONValue { renderConstraints(description: description) }
 
-    private func _render(description: String?) -> JSONValue {
+    private func renderConstraints(description: String?) -> JSONValue {
         var members: [(String, JSONValue)] = []
         func type(_ name: String) {
             members.append(("type", .string(name)))
@@ -107,7 +107,7 @@ public indirect enum JSONSchema: Sendable, Hashable {
         switch self {
         case .object(let properties, _):
             type("object")
-            members.append(("properties", .object(properties.map { ($0.name, $0.schema._render(description: $0.description ?? $0.schema.description)) })))
+            members.append(("properties", .object(properties.map { ($0.name, $0.schema.renderConstraints(description: $0.description ?? $0.schema.description)) })))
             members.append(("required", .array(properties.filter(\.isRequired).map { .string($0.name) })))
             members.append(("additionalProperties", false))
         case .array(let items, _):
@@ -133,12 +133,12 @@ public indirect enum JSONSchema: Sendable, Hashable {
             type("object")
             members.append(("additionalProperties", values.jsonValue))
         case .constrained(let wrapped, let constraints):
-            return Constraint._render(constraints, on: wrapped, description: description) { $0._render(description: $1) }
+            return Constraint.renderConstraints(constraints, on: wrapped, description: description) { $0.renderConstraints(description: $1) }
         case .reference(let name):
             members.append(("$ref", .string("#/$defs/" + name)))
             if let description { members.append(("description", .string(description))) }
         case .defining(let definitions, let root):
-            let rendered = root._render(description: description)
+            let rendered = root.renderConstraints(description: description)
             guard let object = rendered.objectValue else { return rendered }
             var rootMembers = object.entries.map { ($0.key, $0.value) }
             rootMembers.append(("$defs", .object(definitions.map { ($0.name, $0.schema.jsonValue) })))

@@ -1,5 +1,5 @@
 // JSONArray: the elements of an array in one of three forms, chosen by who
-// made it (see _Node.swift for the parser's document layout):
+// made it (see Node.swift for the parser's document layout):
 // - `.run`: a closed array from the parser, a run of nodes in its document;
 // - `.open`: an array the parser is still inside, as a snapshot saw it: the
 //   finished elements (shared with the parser, which appends past them) and
@@ -12,15 +12,15 @@
 ///
 /// - Complexity: Copying O(1); subscript O(1).
 public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
-    var _elements: _Children<JSONValue>
+    var arrayElements: Children<JSONValue>
 
-    init(_elements: _Children<JSONValue>) {
-        self._elements = _elements
+    init(arrayElements: Children<JSONValue>) {
+        self.arrayElements = arrayElements
     }
 
     /// An array holding `elements`.
     public init(_ elements: [JSONValue] = []) {
-        self.init(_elements: .values(AppendOnlyArray(elements)))
+        self.init(arrayElements: .values(AppendOnlyArray(elements)))
     }
 
     public typealias Index = Int
@@ -28,7 +28,7 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
     public var startIndex: Int { 0 }
 
     public var endIndex: Int {
-        switch _elements {
+        switch arrayElements {
         case .values(let values): values.count
         case .run(let run): run.count
         case .open(let open): open.childNodeCount + (open.hasOpen ? 1 : 0)
@@ -38,7 +38,7 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
     /// - Precondition: `0 <= index < count` (traps like `Array`). Use
     ///   ``element(at:)`` for an index that came from outside.
     public subscript(index: Int) -> JSONValue {
-        switch _elements {
+        switch arrayElements {
         case .values(let values):
             return values[index]
         case .run(let run):

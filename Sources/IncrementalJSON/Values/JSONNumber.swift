@@ -37,14 +37,14 @@ public enum JSONNumberError: Error, Sendable, Hashable, CustomStringConvertible 
 /// Equality and hashing compare the text, so `1.0` and `1` are different
 /// numbers here (as they are different JSON texts).
 public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
-    var _storage: _NumberText
+    var _storage: NumberText
 
     /// The exact number text, valid RFC 8259 number grammar.
     ///
     /// - Complexity: O(length); decodes (no allocation up to 15 bytes).
     public var text: String {
         switch _storage {
-        case .inline: _withUTF8 { String(decoding: $0, as: UTF8.self) }
+        case .inline: withTextUTF8 { String(decoding: $0, as: UTF8.self) }
         case .long(let text): text
         }
     }
@@ -53,7 +53,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// (no leading `+`, no leading zeros, no `.5`, no `1.`, no hex, no NaN).
     public init?(text: String) {
         var copy = text
-        let valid = copy.withUTF8 { _isValidNumberText($0) }
+        let valid = copy.withUTF8 { isValidNumberText($0) }
         guard valid else { return nil }
         self.init(_unchecked: text)
     }
@@ -61,14 +61,14 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// A number whose text the caller guarantees to be valid.
     init(_unchecked text: String) {
         var copy = text
-        let inline = copy.withUTF8 { _NumberText(inlining: $0) }
+        let inline = copy.withUTF8 { NumberText(inlining: $0) }
         _storage = inline ?? .long(text)
     }
 
     /// A number whose UTF-8 text the caller guarantees to be valid.
     @inline(__always)
     init(_unchecked bytes: UnsafeBufferPointer<UInt8>) {
-        _storage = _NumberText(inlining: bytes) ?? .long(String(decoding: bytes, as: UTF8.self))
+        _storage = NumberText(inlining: bytes) ?? .long(String(decoding: bytes, as: UTF8.self))
     }
 
     /// The number with `value`'s decimal text.
@@ -88,11 +88,11 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 
     /// Calls `body` with the number's UTF-8 text, without allocating.
-    func _withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func withTextUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch _storage {
         case .inline(let low, let high):
             var words = (low, high)
-            let count = _NumberText.inlineCount(low, high)
+            let count = NumberText.inlineCount(low, high)
             return withUnsafeBytes(of: &words) { raw in
                 body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
             }
@@ -111,7 +111,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     public func hash(into hasher: inout Hasher) {
-        _withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        withTextUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     // MARK: Conversions
@@ -125,7 +125,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// The value as `Int64`, or an error when it is not an integer or out of range.
     public func int64() throws(JSONNumberError) -> Int64 {
-        let wide = try _integer(typeName: "Int64")
+        let wide = try decodeInteger(typeName: "Int64")
         if wide.negative {
             if wide.magnitude > UInt64(Int64.max) + 1 { throw .outOfRange(text, type: "Int64") }
             // -(2^63) has no positive Int64 counterpart, so negate in two's complement.
@@ -137,7 +137,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// The value as `UInt64`, or an error when it is negative, not an integer or out of range.
     public func uint64() throws(JSONNumberError) -> UInt64 {
-        let wide = try _integer(typeName: "UInt64")
+        let wide = try decodeInteger(typeName: "UInt64")
         if wide.negative && wide.magnitude != 0 { throw .outOfRange(text, type: "UInt64") }
         return wide.magnitude
     }
@@ -158,8 +158,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Sign and magnitude of an integral value, exactly, or an error.
-    private func _integer(typeName: String) throws(JSONNumberError) -> (negative: Bool, magnitude: UInt64) {
-        let parts = _withUTF8 { _decompose($0) }
+    private func decodeInteger(typeName: String) throws(JSONNumberError) -> (negative: Bool, magnitude: UInt64) {
+        let parts = withTextUTF8 { decompose($0) }
         guard let parts else { throw .notAnInteger(text) }
         // Value = digits × 10^exponent with `digits` stripped of trailing zeros.
         var digits = parts.digits[...]
@@ -187,7 +187,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
 /// Number text stored inline (up to 16 bytes, zero-padded, in memory order)
 /// or, when longer, as a `String`.
-enum _NumberText: Sendable {
+enum NumberText: Sendable {
     case inline(UInt64, UInt64)
     case long(String)
 
@@ -217,8 +217,8 @@ enum _NumberText: Sendable {
 
 /// Sign, all mantissa digits (integer then fraction), and the power of ten
 /// that applies to them. Nil for text that is not a valid number.
-private func _decompose(_ bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
-    guard _isValidNumberText(bytes) else { return nil }
+private func decompose(_ bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
+    guard isValidNumberText(bytes) else { return nil }
     var i = 0
     let negative = bytes[0] == UInt8(ascii: "-")
     if negative { i = 1 }
@@ -251,8 +251,8 @@ private func _decompose(_ bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool,
 /// True when `bytes` is exactly one RFC 8259 number.
 ///
 /// - Complexity: O(`bytes.count`).
-func _isValidNumberText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var state = _NumberState.start
+func isValidNumberText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var state = NumberState.start
     for b in bytes {
         guard let next = state.next(b) else { return false }
         state = next
@@ -261,12 +261,12 @@ func _isValidNumberText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 }
 
 /// The number grammar as a resumable state machine (shared with the parser).
-enum _NumberState: UInt8, Sendable {
+enum NumberState: UInt8, Sendable {
     case start, minus, zero, integer, dot, fraction, exponentMark, exponentSign, exponent
 
     /// The state after `b`, or nil when `b` cannot continue the number.
     @inline(__always)
-    func next(_ b: UInt8) -> _NumberState? {
+    func next(_ b: UInt8) -> NumberState? {
         let isDigit = b &- UInt8(ascii: "0") < 10
         switch self {
         case .start:

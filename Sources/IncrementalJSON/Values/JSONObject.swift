@@ -7,7 +7,7 @@
 // saves.
 
 /// One member of an object built in code.
-struct _Member: Sendable, Hashable {
+struct Member: Sendable, Hashable {
     var key: String
     var value: JSONValue
 }
@@ -16,20 +16,20 @@ struct _Member: Sendable, Hashable {
 ///
 /// - Complexity: Copying O(1); key lookup O(count).
 public struct JSONObject: Sendable, Hashable {
-    var _members: _Children<_Member>
+    var memberStorage: Children<Member>
 
-    init(_members: _Children<_Member>) {
-        self._members = _members
+    init(memberStorage: Children<Member>) {
+        self.memberStorage = memberStorage
     }
 
     /// An object with `members` in the given order (duplicates kept).
     public init(_ members: [(String, JSONValue)] = []) {
-        self.init(_members: .values(AppendOnlyArray(members.map { _Member(key: $0.0, value: $0.1) })))
+        self.init(memberStorage: .values(AppendOnlyArray(members.map { Member(key: $0.0, value: $0.1) })))
     }
 
     /// Number of members, duplicates included.
     public var count: Int {
-        switch _members {
+        switch memberStorage {
         case .values(let members): members.count
         case .run(let run): run.count
         case .open(let open): open.childNodeCount / 2 + (open.hasOpen ? 1 : 0)
@@ -46,7 +46,7 @@ public struct JSONObject: Sendable, Hashable {
     ///
     /// - Complexity: O(count).
     public subscript(key: String) -> JSONValue? {
-        switch _members {
+        switch memberStorage {
         case .values(let members):
             var i = members.count
             while i > 0 {
@@ -56,10 +56,10 @@ public struct JSONObject: Sendable, Hashable {
             }
             return nil
         case .run(let run):
-            return _lastMatch(key, reader: run.reader, members: run.count, node: run.node, value: run.value)
+            return lastMatch(key, reader: run.reader, members: run.count, node: run.node, value: run.value)
         case .open(let open):
-            if let last = open.open, open.reader.withText(of: open.openKey, { _equals(key, $0) }) { return last }
-            return _lastMatch(key, reader: open.reader, members: open.childNodeCount / 2,
+            if let last = open.open, open.reader.withText(of: open.openKey, { equals(key, $0) }) { return last }
+            return lastMatch(key, reader: open.reader, members: open.childNodeCount / 2,
                               node: open.childNode, value: open.childValue)
         }
     }
@@ -67,8 +67,8 @@ public struct JSONObject: Sendable, Hashable {
     /// The member at `index` in arrival order.
     ///
     /// - Precondition: `0 <= index < count`.
-    func _member(at index: Int) -> (key: String, value: JSONValue) {
-        switch _members {
+    func memberValue(at index: Int) -> (key: String, value: JSONValue) {
+        switch memberStorage {
         case .values(let members):
             let member = members[index]
             return (member.key, member.value)
@@ -96,7 +96,7 @@ public struct JSONObject: Sendable, Hashable {
 
         /// - Precondition: `0 <= index < count`.
         public subscript(index: Int) -> (key: String, value: JSONValue) {
-            object._member(at: index)
+            object.memberValue(at: index)
         }
     }
 
@@ -116,20 +116,20 @@ public struct JSONObject: Sendable, Hashable {
 
 /// The value of the last of `members` key/value node pairs whose key is `key`.
 @inline(__always)
-private func _lastMatch(
-    _ key: String, reader: _NodeReader, members: Int, node: (Int) -> _Node, value: (Int) -> JSONValue
+private func lastMatch(
+    _ key: String, reader: NodeReader, members: Int, node: (Int) -> Node, value: (Int) -> JSONValue
 ) -> JSONValue? {
     var i = members
     while i > 0 {
         i -= 1
-        if reader.withText(of: node(2 &* i), { _equals(key, $0) }) { return value(2 &* i &+ 1) }
+        if reader.withText(of: node(2 &* i), { equals(key, $0) }) { return value(2 &* i &+ 1) }
     }
     return nil
 }
 
 /// Whether `key`'s UTF-8 equals `bytes`.
 @inline(__always)
-private func _equals(_ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+private func equals(_ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var key = key
     return key.withUTF8 { utf8 in
         guard utf8.count == bytes.count else { return false }

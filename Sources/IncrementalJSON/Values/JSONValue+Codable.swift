@@ -12,11 +12,11 @@
 
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
-        if let node = decoder as? any _JSONValueDecoding {
+        if let node = decoder as? any JSONValueDecoding {
             self = node.node
             return
         }
-        if let container = try? decoder.container(keyedBy: _AnyKey.self) {
+        if let container = try? decoder.container(keyedBy: AnyKey.self) {
             var members: [(String, JSONValue)] = []
             for key in container.allKeys {
                 members.append((key.stringValue, try container.decode(JSONValue.self, forKey: key)))
@@ -59,15 +59,15 @@ extension JSONValue: Codable {
             var container = encoder.unkeyedContainer()
             for element in array { try container.encode(element) }
         case .object(let object):
-            var container = encoder.container(keyedBy: _AnyKey.self)
-            for (key, value) in object.entries { try container.encode(value, forKey: _AnyKey(key)) }
+            var container = encoder.container(keyedBy: AnyKey.self)
+            for (key, value) in object.entries { try container.encode(value, forKey: AnyKey(key)) }
         }
     }
 }
 
 extension JSONNumber: Codable {
     public init(from decoder: any Decoder) throws {
-        if let node = decoder as? any _JSONValueDecoding, let number = node.node.numberValue {
+        if let node = decoder as? any JSONValueDecoding, let number = node.node.numberValue {
             self = number
             return
         }
@@ -94,7 +94,7 @@ extension JSONNumber: Codable {
 }
 
 /// A coding key for arbitrary member names.
-struct _AnyKey: CodingKey {
+struct AnyKey: CodingKey {
     var stringValue: String
     var intValue: Int?
     init(_ string: String) { stringValue = string }

@@ -12,10 +12,10 @@ extension JSONValue {
     ///
     /// - Complexity: O(size of this value).
     public func divergence(toward later: JSONValue) -> String? {
-        _divergence(toward: later, path: "$")
+        firstDivergence(toward: later, path: "$")
     }
 
-    private func _divergence(toward later: JSONValue, path: String) -> String? {
+    private func firstDivergence(toward later: JSONValue, path: String) -> String? {
         if isComplete {
             return self == later ? nil : "\(path): complete \(compactJSON) became \(later.compactJSON)"
         }
@@ -28,7 +28,7 @@ extension JSONValue {
         case (.array(let earlier), .array(let grown)):
             guard earlier.count <= grown.count else { return "\(path): array shrank from \(earlier.count) to \(grown.count)" }
             for (index, element) in earlier.enumerated() {
-                if let problem = element._divergence(toward: grown[index], path: "\(path)[\(index)]") { return problem }
+                if let problem = element.firstDivergence(toward: grown[index], path: "\(path)[\(index)]") { return problem }
             }
             return nil
         case (.object(let earlier), .object(let grown)):
@@ -36,7 +36,7 @@ extension JSONValue {
             for (index, member) in earlier.entries.enumerated() {
                 let next = grown.entries[index]
                 guard member.key == next.key else { return "\(path): key \(member.key.debugDescription) became \(next.key.debugDescription)" }
-                if let problem = member.value._divergence(toward: next.value, path: "\(path).\(member.key)") { return problem }
+                if let problem = member.value.firstDivergence(toward: next.value, path: "\(path).\(member.key)") { return problem }
             }
             return nil
         default:

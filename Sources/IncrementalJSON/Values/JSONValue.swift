@@ -6,13 +6,13 @@
 // inside is incomplete, and so is every container on the path to it.
 //
 // Values are views, made when read. A parsed document is not a tree of
-// JSONValues: the parser writes each finished value as an 8-byte `_Node`
+// JSONValues: the parser writes each finished value as an 8-byte `Node`
 // into one append-only column per depth, and all string, long key and long
-// number text into one byte array (_Node.swift). A `JSONArray` or
-// `JSONObject` says where its children are (`_Children`): built in code
+// number text into one byte array (Node.swift). A `JSONArray` or
+// `JSONObject` says where its children are (`Children`): built in code
 // (`.values`, an ``AppendOnlyArray``), a closed run of a column (`.run`), or
 // a container the parser is still inside (`.open`, one level of the
-// snapshot's `_OpenPath`). A string is an ``AppendOnlyText``: short text
+// snapshot's `OpenPath`). A string is an ``AppendOnlyText``: short text
 // inline, parsed text a slice of the document's bytes. Reading a child makes
 // its JSONValue from its node in O(1), without allocating (except a number
 // text over 16 bytes), and nothing is copied to take a snapshot.
@@ -25,7 +25,7 @@
 //   column 0  [ K"id"  N7 ]            short key and number, inside their nodes
 //   column 1  [ S(0,4) ]               "rain": 4 bytes at offset 0
 //
-// and a snapshot is one `_OpenPath`: level 0, the object (its children are
+// and a snapshot is one `OpenPath`: level 0, the object (its children are
 // column 0 from index 0, two nodes, and the open member's key K"tags");
 // level 1, the array (column 1 from 0, one node); and the leaf, bytes
 // 4..<24, a string without its closing quote. So `snapshot["tags"]` finds

@@ -8,8 +8,8 @@ import Testing
 @_spi(FuzzTesting) @testable import ClaudeStreaming
 
 @Suite struct HotDeltaScannerTests {
-    func scan(_ bytes: [UInt8]) -> (delta: _HotDelta, payload: [UInt8])? {
-        var scanner = _HotDeltaScanner()
+    func scan(_ bytes: [UInt8]) -> (delta: HotDelta, payload: [UInt8])? {
+        var scanner = HotDeltaScanner()
         return bytes.withUnsafeBytes { raw in
             guard let delta = scanner.scan(raw) else { return nil }
             let payload = delta.payloadIsInData ? Array(raw[delta.payloadRange]) : scanner.unescaped
@@ -21,13 +21,13 @@ import Testing
         bytes.withUnsafeBytes { MessageAccumulator._checkHotPathAgreement($0) }
     }
 
-    func canonical(_ kind: _HotDeltaKind, index: Int = 2, payload: String) -> [UInt8] {
+    func canonical(_ kind: HotDeltaKind, index: Int = 2, payload: String) -> [UInt8] {
         Array(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"\#(kind.wireName)","\#(kind.payloadField)":"\#(payload)"}}"#.utf8)
     }
 
     /// Every kind in the table is read from the canonical layout, in place.
-    @Test(arguments: _HotDeltaKind.allCases)
-    func everyKindIsReadFromTheCanonicalLayout(kind: _HotDeltaKind) throws {
+    @Test(arguments: HotDeltaKind.allCases)
+    func everyKindIsReadFromTheCanonicalLayout(kind: HotDeltaKind) throws {
         let read = try #require(scan(canonical(kind, payload: "caf\u{E9} \u{2614} ok")))
         #expect(read.delta.kind == kind && read.delta.index == 2)
         #expect(read.delta.payloadIsInData)
@@ -38,7 +38,7 @@ import Testing
     /// The unescape buffer is reused and only grows: a short escaped
     /// payload after a long one is exactly its own bytes.
     @Test func escapedPayloadAfterALongerOneIsExactlyItsOwn() throws {
-        var scanner = _HotDeltaScanner()
+        var scanner = HotDeltaScanner()
         let payloads = [#"a long \"escaped\" payload \u00e9, long enough to leave bytes behind\n"#, #"a\nb"#, #"\t"#]
         let expected = ["a long \"escaped\" payload \u{E9}, long enough to leave bytes behind\n", "a\nb", "\t"]
         for (payload, text) in zip(payloads, expected) {
@@ -103,7 +103,7 @@ import Testing
             x.withUnsafeBytes { xs in
                 y.withUnsafeBytes { ys in
                     guard let xp = xs.baseAddress, let yp = ys.baseAddress else { return nil }
-                    return _bytesEqual(xp, yp, n)
+                    return bytesEqual(xp, yp, n)
                 }
             }
         }

@@ -5,7 +5,7 @@
 // The test counts what the addition touched in `Sources/ClaudeStreaming`:
 // one new file (WidgetBlock.swift, below) and three added lines in one
 // existing file (ContentBlock.swift: the public case, its line in
-// `_visit`, its entry in `_kinds`). A change to the package that makes a
+// `visit`, its entry in `kinds`). A change to the package that makes a
 // new block type need more (a switch somewhere else that lists every type)
 // fails this test: the copy then does not build, or the widget does not
 // come out whole.
@@ -33,17 +33,17 @@ import Testing
             public internal(set) var isComplete: Bool
         }
 
-        extension WidgetBlock: _ContentBlockKind {
-            static let _types: Set<String> = ["widget"]
-            static let _deltas: [String: _Delta<Self>] = ["widget_delta": _Delta(_addPart)]
+        extension WidgetBlock: ContentBlockKind {
+            static let types: Set<String> = ["widget"]
+            static let deltas: [String: Delta<Self>] = ["widget_delta": Delta(_addPart)]
 
             init(_start start: JSONValue, type: String, isComplete: Bool) {
                 self.init(start: start, parts: [], isComplete: isComplete)
             }
 
-            var _wrapped: ContentBlock { .widget(self) }
-            var _json: JSONValue { start.replacingFields([("parts", .array(parts.map { .string($0) }))]) }
-            var _detail: String { "\(parts.count) parts" }
+            var wrapped: ContentBlock { .widget(self) }
+            var blockJSON: JSONValue { start.replacingFields([("parts", .array(parts.map { .string($0) }))]) }
+            var detail: String { "\(parts.count) parts" }
 
             private static func _addPart(_ block: inout WidgetBlock, _ delta: JSONValue) {
                 block.parts.append(delta["part"]?.stringValue ?? "")

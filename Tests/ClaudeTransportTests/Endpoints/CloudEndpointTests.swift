@@ -157,16 +157,16 @@ struct CloudEndpointTests {
 @Suite struct CloudEndpointShapeTests {
     @Test func publicHostsPerRegion() throws {
         let base = try #require(URL(string: "https://api.anthropic.com"))
-        #expect(try ClaudeEndpoint.bedrock(region: "eu-west-3")._url(model: "anthropic.claude-haiku-4-5-20251001-v1:0", anthropicBase: base).absoluteString
+        #expect(try ClaudeEndpoint.bedrock(region: "eu-west-3").endpointURL(model: "anthropic.claude-haiku-4-5-20251001-v1:0", anthropicBase: base).absoluteString
             == "https://bedrock-runtime.eu-west-3.amazonaws.com/model/anthropic.claude-haiku-4-5-20251001-v1:0/invoke-with-response-stream")
-        #expect(try ClaudeEndpoint.vertex(project: "p-1", region: "global")._url(model: "claude-opus-4-6", anthropicBase: base).absoluteString
+        #expect(try ClaudeEndpoint.vertex(project: "p-1", region: "global").endpointURL(model: "claude-opus-4-6", anthropicBase: base).absoluteString
             == "https://aiplatform.googleapis.com/v1/projects/p-1/locations/global/publishers/anthropic/models/claude-opus-4-6:streamRawPredict")
-        #expect(try ClaudeEndpoint.vertex(project: "p-1", region: "europe-west1")._url(model: "claude-opus-4-6", anthropicBase: base).host
+        #expect(try ClaudeEndpoint.vertex(project: "p-1", region: "europe-west1").endpointURL(model: "claude-opus-4-6", anthropicBase: base).host
             == "europe-west1-aiplatform.googleapis.com")
-        #expect(try ClaudeEndpoint.anthropic._url(model: "x", anthropicBase: base).absoluteString == "https://api.anthropic.com/v1/messages")
+        #expect(try ClaudeEndpoint.anthropic.endpointURL(model: "x", anthropicBase: base).absoluteString == "https://api.anthropic.com/v1/messages")
         // An inference-profile ARN keeps its '/' inside one path segment.
         let arn = "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-opus-4-6-v1:0"
-        #expect(try ClaudeEndpoint.bedrock(region: "us-east-1")._url(model: arn, anthropicBase: base).path(percentEncoded: true)
+        #expect(try ClaudeEndpoint.bedrock(region: "us-east-1").endpointURL(model: arn, anthropicBase: base).path(percentEncoded: true)
             == "/model/arn:aws:bedrock:us-east-1:123456789012:inference-profile%2Fus.anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
     }
 
@@ -194,8 +194,8 @@ struct CloudEndpointTests {
         let request = MessageRequest(model: .opus4_6, messages: [.user("x")], betas: ["b1", "b2"])
         let anthropic = try RequestEncoder.encode(request)
         let base = try #require(URL(string: "https://api.anthropic.com"))
-        let (bedrock, bedrockURL) = try ClaudeEndpoint.bedrock(region: "us-east-1")._route(anthropic, anthropicBase: base)
-        let (vertex, vertexURL) = try ClaudeEndpoint.vertex(project: "p", region: "us-east5")._route(anthropic, anthropicBase: base)
+        let (bedrock, bedrockURL) = try ClaudeEndpoint.bedrock(region: "us-east-1").route(anthropic, anthropicBase: base)
+        let (vertex, vertexURL) = try ClaudeEndpoint.vertex(project: "p", region: "us-east5").route(anthropic, anthropicBase: base)
         // The model leaves the body for the path.
         #expect(bedrockURL.absoluteString.hasSuffix("/model/\(ClaudeModel.opus4_6.id)/invoke-with-response-stream"))
         #expect(vertexURL.absoluteString.hasSuffix("/models/\(ClaudeModel.opus4_6.id):streamRawPredict"))

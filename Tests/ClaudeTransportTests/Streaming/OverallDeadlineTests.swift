@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func aDeliveryPastTheDeadlineEndsTheStreamWithTheSnapshot() async throws {
-        let channel = _SnapshotChannel { _ in }
+        let channel = SnapshotChannel { _ in }
         channel.arm(overallTimeout: 0)
         channel.deliver(try snapshot())
         #expect(channel.isFinished)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aDeliveryBeforeTheDeadlineGoesThrough() throws {
-        let channel = _SnapshotChannel { _ in }
+        let channel = SnapshotChannel { _ in }
         channel.arm(overallTimeout: 3600)
         channel.deliver(try snapshot())
         #expect(!channel.isFinished)
@@ -41,7 +41,7 @@ import Testing
 
     @Test(arguments: [Double.nan, -1, .infinity, 1e308, .greatestFiniteMagnitude])
     func anyLimitIsSafe(_ seconds: Double) throws {
-        let channel = _SnapshotChannel { _ in }
+        let channel = SnapshotChannel { _ in }
         let clamped = channel.arm(overallTimeout: seconds)
         #expect(clamped >= 0 && clamped <= 100 * 365 * 86_400)
         channel.deliver(try snapshot())

@@ -1,6 +1,6 @@
 // Deriving a schema from a `Decodable` type at run time, without macros:
 // `init(from:)` runs once against a decoder that answers with placeholder
-// values and records what it is asked for (_SchemaRecorder.swift). The
+// values and records what it is asked for (SchemaRecorder.swift). The
 // result is cached per type, so the cost is paid once per process.
 //
 // What is read, and how:
@@ -36,13 +36,13 @@ extension JSONSchema {
     /// - Complexity: the first call per type runs `init(from:)` twice per
     ///   nested type; later calls are one dictionary lookup under a lock.
     public init<T: Decodable>(for type: T.Type) throws(SchemaDerivationError) {
-        self = try _SchemaCache.shared.schema(for: type)
+        self = try SchemaCache.shared.schema(for: type)
     }
 }
 
 /// Derived schemas (and derivation failures) by type, shared process-wide.
-final class _SchemaCache: Sendable {
-    static let shared = _SchemaCache()
+final class SchemaCache: Sendable {
+    static let shared = SchemaCache()
 
     private let entries = Mutex<[ObjectIdentifier: Result<JSONSchema, SchemaDerivationError>]>([:])
 
@@ -68,11 +68,11 @@ final class _SchemaCache: Sendable {
 
     /// Records `type` with both placeholder sets and checks they agree.
     static func derive<T: Decodable>(_ type: T.Type) throws(SchemaDerivationError) -> JSONSchema {
-        let first = try _SchemaRecording(root: type, variant: 0).document(for: type)
-        let second = try _SchemaRecording(root: type, variant: 1).document(for: type)
+        let first = try SchemaRecording(root: type, variant: 0).document(for: type)
+        let second = try SchemaRecording(root: type, variant: 1).document(for: type)
         if first != second {
-            let path = _firstDifference(first, second) ?? "$"
-            throw SchemaDerivationError(type: _typeName(type), path: path,
+            let path = firstDifference(first, second) ?? "$"
+            throw SchemaDerivationError(type: typeName(type), path: path,
                                         reason: .branchesOnValues("different placeholder values gave different shapes"))
         }
         return first
@@ -80,12 +80,12 @@ final class _SchemaCache: Sendable {
 }
 
 /// Where two schemas first differ, as a path; nil when only at the top.
-func _firstDifference(_ a: JSONSchema, _ b: JSONSchema, path: String = "$") -> String? {
+func firstDifference(_ a: JSONSchema, _ b: JSONSchema, path: String = "$") -> String? {
     switch (a, b) {
     case (.object(let left, _), .object(let right, _)):
         for (l, r) in zip(left, right) where l != r {
             if l.name != r.name || l.isRequired != r.isRequired { return path + "." + l.name }
-            return _firstDifference(l.schema, r.schema, path: path + "." + l.name) ?? path + "." + l.name
+            return firstDifference(l.schema, r.schema, path: path + "." + l.name) ?? path + "." + l.name
         }
         if left.count != right.count {
             let extra = left.count > right.count ? left[right.count] : right[left.count]
@@ -93,15 +93,15 @@ func _firstDifference(_ a: JSONSchema, _ b: JSONSchema, path: String = "$") -> S
         }
         return nil
     case (.array(let l, _), .array(let r, _)):
-        return _firstDifference(l, r, path: path + "[*]")
+        return firstDifference(l, r, path: path + "[*]")
     case (.nullable(let l), .nullable(let r)), (.constrained(let l, _), .constrained(let r, _)):
-        return _firstDifference(l, r, path: path)
+        return firstDifference(l, r, path: path)
     case (.defining(_, let l), .defining(_, let r)):
-        return _firstDifference(l, r, path: path)
+        return firstDifference(l, r, path: path)
     default:
         return a == b ? nil : path
     }
 }
 
 /// The name a type is shown and defined by: `Trip`, `Tree<String>`.
-func _typeName(_ type: Any.Type) -> String { String(describing: type) }
+func typeName(_ type: Any.Type) -> String { String(describing: type) }

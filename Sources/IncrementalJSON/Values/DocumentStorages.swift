@@ -1,28 +1,28 @@
-// _DocumentStorages: what a value read from a parsed document holds.
+// DocumentStorages: what a value read from a parsed document holds.
 //
 // Design
 // ------
-// A document is a node column per depth and one byte array (_Node.swift),
+// A document is a node column per depth and one byte array (Node.swift),
 // each an append-only storage the parser keeps growing. A value must keep
 // alive every storage it can reach, so each value holds one immutable
 // object that names them all: the bytes in the header, and per depth a
-// `_Column` (the storage that owns the nodes, where they start, and how many
+// `Column` (the storage that owns the nodes, where they start, and how many
 // slots may be read). The parser makes a new one only when a storage was
 // replaced (a growth that could not stay in place, or a new depth), so the
 // snapshots of a stream share a handful of these.
 //
 // Every parsed document that a message keeps (each block of each event)
 // retains one of these, so a finished small document is *compacted*: its
-// columns are copied into one exact buffer that all its `_Column`s point
+// columns are copied into one exact buffer that all its `Column`s point
 // into, and the per-depth buffers, with their growth slack, are freed with
 // the parser. Large documents are left where they are, since copying them
 // would cost a pass over their nodes for a few hundred bytes saved.
 
 /// One depth of a document: a slice of a node storage.
-struct _Column {
+struct Column {
     /// Keeps `base` alive; nil for an empty column.
-    let owner: _AppendOnlyStorage<_Node>?
-    let base: UnsafeMutablePointer<_Node>?
+    let owner: _AppendOnlyStorage<Node>?
+    let base: UnsafeMutablePointer<Node>?
     /// Slots below this may be read: the storage's capacity while the parser
     /// may still append (the parser never moves a storage a value holds),
     /// the column's node count once compacted.
@@ -32,8 +32,8 @@ struct _Column {
 /// The storages of a document as of some moment (see the file comment):
 /// the bytes in the header, a column per depth as the elements, in one
 /// allocation. Never written after it is made, so safe to share across
-/// threads; as a ManagedBuffer it cannot say so, ``_NodeReader`` does.
-final class _DocumentStorages: ManagedBuffer<_DocumentStorages.Header, _Column> {
+/// threads; as a ManagedBuffer it cannot say so, ``NodeReader`` does.
+final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
     struct Header {
         let bytes: _AppendOnlyStorage<UInt8>?
         let depth: Int
@@ -42,18 +42,18 @@ final class _DocumentStorages: ManagedBuffer<_DocumentStorages.Header, _Column> 
     /// Names the storages of a document the parser is still writing.
     ///
     /// - Complexity: O(depth).
-    static func make(columns: [AppendOnlyArray<_Node>], bytes: _AppendOnlyStorage<UInt8>?) -> _DocumentStorages {
-        _make(depth: columns.count, bytes: bytes) { depth in
+    static func make(columns: [AppendOnlyArray<Node>], bytes: _AppendOnlyStorage<UInt8>?) -> DocumentStorages {
+        makeBlock(depth: columns.count, bytes: bytes) { depth in
             let storage = columns[depth]._storage
-            return _Column(owner: storage, base: storage?.base, bound: storage?.capacity ?? 0)
+            return Column(owner: storage, base: storage?.base, bound: storage?.capacity ?? 0)
         }
     }
 
     /// Copies a finished document's columns into one exact buffer.
     ///
     /// - Complexity: O(nodes).
-    static func compacted(columns: [AppendOnlyArray<_Node>], bytes: _AppendOnlyStorage<UInt8>?) -> _DocumentStorages {
-        var all = AppendOnlyArray<_Node>()
+    static func compacted(columns: [AppendOnlyArray<Node>], bytes: _AppendOnlyStorage<UInt8>?) -> DocumentStorages {
+        var all = AppendOnlyArray<Node>()
         all.reserveCapacity(columns.reduce(0) { $0 + $1.count })
         var starts: [Int] = []
         starts.reserveCapacity(columns.count)
@@ -62,17 +62,17 @@ final class _DocumentStorages: ManagedBuffer<_DocumentStorages.Header, _Column> 
             column.withUnsafeBufferPointer { all.append(contentsOf: $0) }
         }
         let owner = all._storage
-        return _make(depth: columns.count, bytes: bytes) { depth in
-            _Column(owner: owner, base: owner.map { $0.base + starts[depth] }, bound: columns[depth].count)
+        return makeBlock(depth: columns.count, bytes: bytes) { depth in
+            Column(owner: owner, base: owner.map { $0.base + starts[depth] }, bound: columns[depth].count)
         }
     }
 
-    private static func _make(depth: Int, bytes: _AppendOnlyStorage<UInt8>?, _ column: (Int) -> _Column) -> _DocumentStorages {
+    private static func makeBlock(depth: Int, bytes: _AppendOnlyStorage<UInt8>?, _ column: (Int) -> Column) -> DocumentStorages {
         let buffer = create(minimumCapacity: depth) { _ in Header(bytes: bytes, depth: depth) }
         buffer.withUnsafeMutablePointerToElements { elements in
             for level in 0..<depth { (elements + level).initialize(to: column(level)) }
         }
-        return unsafeDowncast(buffer, to: _DocumentStorages.self)
+        return unsafeDowncast(buffer, to: DocumentStorages.self)
     }
 
     deinit {
@@ -83,7 +83,7 @@ final class _DocumentStorages: ManagedBuffer<_DocumentStorages.Header, _Column> 
 
     /// The column of `depth`, nil when `depth` is out of range.
     @inline(__always)
-    func column(_ depth: Int) -> _Column? {
+    func column(_ depth: Int) -> Column? {
         guard depth >= 0 && depth < header.depth else { return nil }
         return withUnsafeMutablePointerToElements { $0[depth] }
     }
@@ -91,7 +91,7 @@ final class _DocumentStorages: ManagedBuffer<_DocumentStorages.Header, _Column> 
     /// Whether these name the current storages of `columns` and `bytes`.
     ///
     /// - Complexity: O(depth).
-    func matches(columns: [AppendOnlyArray<_Node>], bytes: _AppendOnlyStorage<UInt8>?) -> Bool {
+    func matches(columns: [AppendOnlyArray<Node>], bytes: _AppendOnlyStorage<UInt8>?) -> Bool {
         guard header.bytes === bytes, header.depth == columns.count else { return false }
         return withUnsafeMutablePointerToElements { elements in
             for depth in columns.indices where elements[depth].owner !== columns[depth]._storage { return false }

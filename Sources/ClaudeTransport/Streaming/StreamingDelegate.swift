@@ -33,13 +33,13 @@ import Synchronization
 // - no server text reaches the channel unredacted (``SecretRedactor``).
 
 /// How an attempt began, for the driver's retry decision.
-enum _AttemptStart: Sendable {
+enum AttemptStart: Sendable {
     case streaming
     case httpFailure(HTTPFailure)
     case failed(TransportError)
 }
 
-final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private enum Phase {
         case waiting
         /// A 2xx without a content type: the first bytes decide (``NonEventStreamInput``).
@@ -64,21 +64,21 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// cancelled once, not once per piece.
         var cancelRequested = false
         var accumulator: MessageAccumulator
-        var startSignal: CheckedContinuation<_AttemptStart, Never>?
-        var startResult: _AttemptStart?
+        var startSignal: CheckedContinuation<AttemptStart, Never>?
+        var startResult: AttemptStart?
         /// The accumulator's event count when a snapshot last went to the
         /// channel, so the end does not hand the consumer the same one twice.
         var deliveredAtEvent = -1
     }
 
     private let state: Mutex<State>
-    private let channel: _SnapshotChannel
+    private let channel: SnapshotChannel
     private let redactor: SecretRedactor
     private let maxErrorBodyBytes: Int
     private let idleTimeout: Double
     private let options: MessageAccumulatorOptions
 
-    init(channel: _SnapshotChannel, options: MessageAccumulatorOptions, redactor: SecretRedactor,
+    init(channel: SnapshotChannel, options: MessageAccumulatorOptions, redactor: SecretRedactor,
          maxErrorBodyBytes: Int, idleTimeout: Double) {
         self.state = Mutex(State(accumulator: MessageAccumulator(options: options)))
         self.channel = channel
@@ -89,9 +89,9 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Waits until the attempt is known to stream or to have failed.
-    func started() async -> _AttemptStart {
+    func started() async -> AttemptStart {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> _AttemptStart? in
+            let ready = state.withLock { state -> AttemptStart? in
                 if let result = state.startResult { return result }
                 state.startSignal = continuation
                 return nil
@@ -100,8 +100,8 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    private func signalStart(_ result: _AttemptStart) {
-        let waiter = state.withLock { state -> CheckedContinuation<_AttemptStart, Never>? in
+    private func signalStart(_ result: AttemptStart) {
+        let waiter = state.withLock { state -> CheckedContinuation<AttemptStart, Never>? in
             guard state.startResult == nil else { return nil }
             state.startResult = result
             defer { state.startSignal = nil }
@@ -120,7 +120,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         for (key, value) in http?.allHeaderFields ?? [:] {
             if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
         }
-        if !_isIdentity(headers["content-encoding"]) {
+        if !isIdentity(headers["content-encoding"]) {
             // Refused at its headers (see MessagesClient.acceptEncoding), and
             // reported at once: the caller need not wait while libcurl inflates.
             state.withLock {
@@ -146,7 +146,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         if (200..<300).contains(status), headers["content-type"] == nil {
             state.withLock { $0.phase = .sniffing(status: status, headers: headers) }
-        } else if (200..<300).contains(status), _isEventStream(headers["content-type"], framing: options.framing) {
+        } else if (200..<300).contains(status), isEventStream(headers["content-type"], framing: options.framing) {
             state.withLock { $0.phase = .streaming }
             signalStart(.streaming)
         } else {
@@ -260,15 +260,15 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         case .finished(.failure(let streamError), _):
             channel.finish(.stream(redactor.redact(streamError)))
         case .failedStreaming(let snapshot):
-            channel.finish(_mapped(error, snapshot: snapshot, streaming: true))
+            channel.finish(mapped(error, snapshot: snapshot, streaming: true))
         case .httpFailure(let failure):
             signalStart(.httpFailure(failure))
         case .failedBeforeResponse:
-            signalStart(.failed(_mapped(error, snapshot: nil, streaming: false)))
+            signalStart(.failed(mapped(error, snapshot: nil, streaming: false)))
         }
     }
 
-    private func _mapped(_ error: (any Error)?, snapshot: MessageSnapshot?, streaming: Bool) -> TransportError {
+    private func mapped(_ error: (any Error)?, snapshot: MessageSnapshot?, streaming: Bool) -> TransportError {
         let code = (error as? URLError)?.code
         if code == .timedOut { return .idleTimeout(seconds: idleTimeout, snapshot: snapshot) }
         if code == .cancelled { return .cancelled(snapshot: snapshot) }
@@ -282,7 +282,7 @@ final class _StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
 /// such as `charset` aside): `text/event-stream`, or Bedrock's
 /// `application/vnd.amazon.eventstream`. A missing header is decided by the
 /// first bytes instead.
-func _isEventStream(_ contentType: String?, framing: EventFraming = .serverSentEvents) -> Bool {
+func isEventStream(_ contentType: String?, framing: EventFraming = .serverSentEvents) -> Bool {
     guard let contentType else { return true }
     let media = (contentType.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
     switch framing {
@@ -292,7 +292,7 @@ func _isEventStream(_ contentType: String?, framing: EventFraming = .serverSentE
 }
 
 /// Whether a `content-encoding` leaves the body as sent (absent or `identity`).
-func _isIdentity(_ contentEncoding: String?) -> Bool {
+func isIdentity(_ contentEncoding: String?) -> Bool {
     guard let contentEncoding else { return true }
     let trimmed = contentEncoding.trimmingCharacters(in: .whitespaces).lowercased()
     return trimmed.isEmpty || trimmed == "identity"

@@ -39,16 +39,16 @@ public struct EventStreamException: Sendable, Hashable {
 }
 
 /// Why a Bedrock body could not be turned into events.
-enum _BedrockFailure: Error {
+enum BedrockFailure: Error {
     case framing(AWSEventStreamError)
     case exception(EventStreamException, offset: Int)
     case invalidChunk(String, offset: Int)
 }
 
-struct _BedrockEventDecoder: Sendable {
+struct BedrockEventDecoder: Sendable {
     var parser: AWSEventStreamParser
     /// The decoded event of the current chunk: its first bytes (the count
-    /// `_unwrapChunk` gives); only ever grown, so it is not refilled per event.
+    /// `unwrapChunk` gives); only ever grown, so it is not refilled per event.
     var event: [UInt8] = []
 
     init(limits: AWSEventStreamLimits) { parser = AWSEventStreamParser(limits: limits) }
@@ -60,8 +60,8 @@ struct _BedrockEventDecoder: Sendable {
     mutating func feed(
         _ bytes: UnsafeRawBufferPointer, options: JSONParserOptions,
         _ onEvent: (UnsafeRawBufferPointer, Int) -> Void
-    ) throws(_BedrockFailure) {
-        var failure: _BedrockFailure?
+    ) throws(BedrockFailure) {
+        var failure: BedrockFailure?
         // Move the parts out so the callback may use them while the parser runs.
         var decoded = event
         event = []
@@ -75,9 +75,9 @@ struct _BedrockEventDecoder: Sendable {
             try framing.feed(bytes) { message in
                 guard failure == nil else { return }
                 let end = message.streamOffset + message.totalLength
-                switch _BedrockEventDecoder._kind(of: message) {
+                switch BedrockEventDecoder.classify(of: message) {
                 case .chunk:
-                    switch _unwrapChunk(message.payload, into: &decoded, options: options) {
+                    switch unwrapChunk(message.payload, into: &decoded, options: options) {
                     case .event(let count):
                         // Exclusive access, not a shared borrow: reading a captured
                         // array through `withUnsafeBytes` retained and released its
@@ -98,7 +98,7 @@ struct _BedrockEventDecoder: Sendable {
         if let failure { throw failure }
     }
 
-    enum _Kind {
+    enum Kind {
         case chunk, otherEvent
         case exception(EventStreamException)
     }
@@ -108,57 +108,57 @@ struct _BedrockEventDecoder: Sendable {
     /// this order (all 1,531 messages of the recorded Bedrock streams in
     /// the shared corpus carry exactly this). One compare then replaces two
     /// header lookups per event; any other block takes the lookups.
-    static let _chunkHeaderBlock: StaticString =
+    static let chunkHeaderBlock: StaticString =
         "\u{0B}:event-type\u{07}\u{00}\u{05}chunk\u{0D}:content-type\u{07}\u{00}\u{10}application/json\u{0D}:message-type\u{07}\u{00}\u{05}event"
 
     @inline(__always)
-    static func _kind(of message: borrowing AWSEventStreamMessageView) -> _Kind {
-        let usual = _chunkHeaderBlock
+    static func classify(of message: borrowing AWSEventStreamMessageView) -> Kind {
+        let usual = chunkHeaderBlock
         if message.headerBytes.count == usual.utf8CodeUnitCount, let base = message.headerBytes.baseAddress,
            memcmp(base, usual.utf8Start, usual.utf8CodeUnitCount) == 0 {
             return .chunk
         }
-        return _otherKind(of: message)
+        return otherKind(of: message)
     }
 
-    /// `_kind` for any header block but Bedrock's usual one, by lookups
+    /// `classify` for any header block but Bedrock's usual one, by lookups
     /// (kept out of line: the hot path is the compare above).
     @inline(never)
-    static func _otherKind(of message: borrowing AWSEventStreamMessageView) -> _Kind {
+    static func otherKind(of message: borrowing AWSEventStreamMessageView) -> Kind {
         let type = message.stringHeader(":message-type")
-        if type == nil || _is(type, "event") {
-            return _is(message.stringHeader(":event-type"), "chunk") ? .chunk : .otherEvent
+        if type == nil || isLiteral(type, "event") {
+            return isLiteral(message.stringHeader(":event-type"), "chunk") ? .chunk : .otherEvent
         }
-        let payloadText = _text(message.payload)
-        if _is(type, "error") {
-            let code = _text(message.stringHeader(":error-code"))
-            let text = _text(message.stringHeader(":error-message"))
+        let payloadText = decodedText(message.payload)
+        if isLiteral(type, "error") {
+            let code = decodedText(message.stringHeader(":error-code"))
+            let text = decodedText(message.stringHeader(":error-message"))
             return .exception(EventStreamException(type: code ?? "error", message: text ?? payloadText ?? ""))
         }
         // "exception", and any message type this package does not know, end the stream.
-        let exceptionType = _text(message.stringHeader(":exception-type"))
+        let exceptionType = decodedText(message.stringHeader(":exception-type"))
         let payload = try? JSONValue.parse(message.payload)
         let text = payload?["message"]?.stringValue ?? payload?["Message"]?.stringValue
         return .exception(EventStreamException(
-            type: exceptionType ?? _text(type) ?? "exception", message: text ?? payloadText ?? ""))
+            type: exceptionType ?? decodedText(type) ?? "exception", message: text ?? payloadText ?? ""))
     }
 }
 
-private func _is(_ bytes: UnsafeRawBufferPointer?, _ literal: StaticString) -> Bool {
+private func isLiteral(_ bytes: UnsafeRawBufferPointer?, _ literal: StaticString) -> Bool {
     guard let bytes, bytes.count == literal.utf8CodeUnitCount else { return false }
     guard let base = bytes.baseAddress else { return bytes.isEmpty }
     return memcmp(base, literal.utf8Start, bytes.count) == 0
 }
 
-private func _text(_ bytes: UnsafeRawBufferPointer?) -> String? {
+private func decodedText(_ bytes: UnsafeRawBufferPointer?) -> String? {
     guard let bytes, !bytes.isEmpty else { return nil }
     return String(decoding: bytes, as: UTF8.self)
 }
 
-extension _AccumulatorState {
+extension AccumulatorState {
     /// Records a Bedrock failure in its place (an exception or malformed
     /// chunk takes the next event number).
-    mutating func fail(_ failure: _BedrockFailure) {
+    mutating func fail(_ failure: BedrockFailure) {
         switch failure {
         case .framing(let framing):
             fail(.eventStreamFraming(framing), eventIndex: nil, byteOffset: framing.offset)

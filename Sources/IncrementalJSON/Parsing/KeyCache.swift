@@ -12,11 +12,11 @@ import Darwin
 #endif
 
 /// Nodes of recently stored keys (see above).
-struct _KeyCache: Sendable {
+struct KeyCache: Sendable {
     /// Empty until `keysBeforeCaching` keys were stored (a small document
     /// should not pay for the table); a `.null` tag marks an empty slot.
-    var _slots: [_Node] = []
-    var _keysStored = 0
+    var slots: [Node] = []
+    var keysStored = 0
 
     static let slotCount = 256
     static let keysBeforeCaching = 16
@@ -27,13 +27,13 @@ struct _KeyCache: Sendable {
     /// already points at the same bytes there.
     ///
     /// - Complexity: O(`key.count`).
-    mutating func node(for key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> _Node {
-        if key.count <= _Node.maxInlineBytes { return _Node(.shortString, inline: key) }
+    mutating func node(for key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> Node {
+        if key.count <= Node.maxInlineBytes { return Node(.shortString, inline: key) }
         guard key.count <= Self.maxCachedBytes else { return Self.store(key, in: &bytes) }
-        if _slots.isEmpty {
-            _keysStored &+= 1
-            guard _keysStored > Self.keysBeforeCaching else { return Self.store(key, in: &bytes) }
-            _slots = Array(repeating: _Node(.null), count: Self.slotCount)
+        if slots.isEmpty {
+            keysStored &+= 1
+            guard keysStored > Self.keysBeforeCaching else { return Self.store(key, in: &bytes) }
+            slots = Array(repeating: Node(.null), count: Self.slotCount)
         }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in key { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
@@ -42,19 +42,19 @@ struct _KeyCache: Sendable {
         // among a few dozen) do not evict each other on every record.
         let first = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 56) & ~1
         for way in 0..<2 {
-            let cached = _slots[first | way]
+            let cached = slots[first | way]
             if cached.tag == .string && cached.count == key.count && Self.matches(cached, key, in: bytes) {
                 return cached
             }
         }
         let node = Self.store(key, in: &bytes)
-        _slots[first | 1] = _slots[first]
-        _slots[first] = node
+        slots[first | 1] = slots[first]
+        slots[first] = node
         return node
     }
 
     /// Whether the stored key `cached` has the bytes of `key`.
-    private static func matches(_ cached: _Node, _ key: UnsafeBufferPointer<UInt8>, in bytes: AppendOnlyArray<UInt8>) -> Bool {
+    private static func matches(_ cached: Node, _ key: UnsafeBufferPointer<UInt8>, in bytes: AppendOnlyArray<UInt8>) -> Bool {
         bytes.withUnsafeBufferPointer { all in
             guard let base = all.baseAddress, let probe = key.baseAddress, cached.start + key.count <= all.count else {
                 return key.isEmpty
@@ -63,10 +63,10 @@ struct _KeyCache: Sendable {
         }
     }
 
-    private static func store(_ key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> _Node {
+    private static func store(_ key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> Node {
         let start = bytes.count
         bytes.append(contentsOf: key)
         // Keys are bounded by the string limit checks well below 4 GiB.
-        return _Node(.string, start: start, count: key.count)
+        return Node(.string, start: start, count: key.count)
     }
 }

@@ -8,7 +8,7 @@
 /// - `storage[storageStart...]`: owned bytes. A line that was assembled in
 ///   the parser's line buffer is moved (swapped) in whole, with
 ///   `storageStart` skipping its `data:` prefix, so that line is copied once.
-struct _FieldBuffer: Sendable {
+struct FieldBuffer: Sendable {
     var storage: [UInt8] = []
     var storageStart = 0
     var borrowed: Range<Int>? = nil
@@ -26,7 +26,7 @@ struct _FieldBuffer: Sendable {
         borrowed = nil
         storage.removeAll(keepingCapacity: true)
         storageStart = 0
-        storage.append(contentsOf: _bytes(chunk, range))
+        storage.append(contentsOf: chunkBytes(chunk, range))
     }
 
     @inline(__always)
@@ -100,6 +100,6 @@ struct _FieldBuffer: Sendable {
 
 /// Typed view of `chunk[range]`, for the fast `Array.append(contentsOf:)` path.
 @inline(__always)
-func _bytes(_ chunk: UnsafeRawBufferPointer, _ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+func chunkBytes(_ chunk: UnsafeRawBufferPointer, _ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
     UnsafeRawBufferPointer(rebasing: chunk[range]).assumingMemoryBound(to: UInt8.self)
 }

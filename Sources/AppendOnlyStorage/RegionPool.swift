@@ -1,4 +1,4 @@
-// _RegionPool: released reserved regions, kept mapped for the next buffer.
+// RegionPool: released reserved regions, kept mapped for the next buffer.
 //
 // A region's written pages stay resident while it waits, so the pool is
 // bounded in regions and in written bytes, and it evicts the oldest waiting
@@ -20,7 +20,7 @@
 
 /// Released regions waiting for reuse (see the file comment). Used behind
 /// `_ReservedRegion.pool`'s lock; a plain value, so tests drive their own.
-struct _RegionPool: Sendable {
+struct RegionPool: Sendable {
     let maxRegions: Int
     let maxBytes: Int
     /// Waiting regions, oldest first, with the bytes written to each.

@@ -1,4 +1,4 @@
-// _Node: the compact form of a finished value inside a parsed document.
+// Node: the compact form of a finished value inside a parsed document.
 //
 // Design
 // ------
@@ -26,19 +26,19 @@
 // The public values (`JSONValue`, `JSONArray`, `JSONObject`,
 // `AppendOnlyText`) are made from nodes when they are read: O(1) and without
 // allocation, except for a number text longer than 16 bytes. A closed
-// container is a `_NodeRun` (the storages, the column of its children, its
-// node); a container the parser is still inside is an `_OpenContainer` (a
+// container is a `NodeRun` (the storages, the column of its children, its
+// node); a container the parser is still inside is an `OpenContainer` (a
 // level of a snapshot's open path: where its children start in its column,
 // how many there were, and its open child).
 //
-// Lifetime: a view holds the `_DocumentStorages` that were current when it
+// Lifetime: a view holds the `DocumentStorages` that were current when it
 // was made. They hold every node and byte the view can reach: children are
 // written before the node that points at them exists, and growing a storage
 // copies its prefix into the new one while the old one stays alive for its
 // holders.
 
 /// What a node is. Eight kinds: the tag takes three bits of the node.
-enum _NodeTag: UInt8, Sendable {
+enum NodeTag: UInt8, Sendable {
     case null, bool, number, string, array, object
     /// A number or a string whose UTF-8 (at most 7 bytes) is in the node.
     case shortNumber, shortString
@@ -53,45 +53,45 @@ enum _NodeTag: UInt8, Sendable {
 /// (for `bool`, bit 3 the value).
 ///
 /// The parser keeps documents within 1 GiB and strings under 512 MiB
-/// (`_NodeLimits`), so every field fits.
-struct _Node: Sendable {
-    var _raw: UInt64
+/// (`NodeLimits`), so every field fits.
+struct Node: Sendable {
+    var nodeBits: UInt64
 
     @inline(__always)
-    init(_ tag: _NodeTag, start: Int = 0, count: Int = 0) {
-        _raw = UInt64(tag.rawValue) | UInt64(truncatingIfNeeded: count) << 3 | UInt64(truncatingIfNeeded: start) << 32
+    init(_ tag: NodeTag, start: Int = 0, count: Int = 0) {
+        nodeBits = UInt64(tag.rawValue) | UInt64(truncatingIfNeeded: count) << 3 | UInt64(truncatingIfNeeded: start) << 32
     }
 
     @inline(__always)
     init(bool value: Bool) {
-        _raw = UInt64(_NodeTag.bool.rawValue) | (value ? 8 : 0)
+        nodeBits = UInt64(NodeTag.bool.rawValue) | (value ? 8 : 0)
     }
 
     /// A short node holding `text` (at most 7 bytes) itself.
     @inline(__always)
-    init(_ tag: _NodeTag, inline text: UnsafeBufferPointer<UInt8>) {
+    init(_ tag: NodeTag, inline text: UnsafeBufferPointer<UInt8>) {
         var raw = UInt64(tag.rawValue) | UInt64(text.count) << 3
         var shift: UInt64 = 8
         for byte in text {
             raw |= UInt64(byte) << shift
             shift &+= 8
         }
-        _raw = raw
+        nodeBits = raw
     }
 
     static let maxInlineBytes = 7
 
-    @inline(__always) var tag: _NodeTag { _NodeTag(rawValue: UInt8(truncatingIfNeeded: _raw & 7)) ?? .null }
-    @inline(__always) var start: Int { Int(truncatingIfNeeded: _raw >> 32) }
-    @inline(__always) var count: Int { Int(truncatingIfNeeded: (_raw >> 3) & 0x1FFF_FFFF) }
-    @inline(__always) var boolValue: Bool { _raw & 8 != 0 }
-    @inline(__always) var inlineCount: Int { Int(truncatingIfNeeded: (_raw >> 3) & 7) }
+    @inline(__always) var tag: NodeTag { NodeTag(rawValue: UInt8(truncatingIfNeeded: nodeBits & 7)) ?? .null }
+    @inline(__always) var start: Int { Int(truncatingIfNeeded: nodeBits >> 32) }
+    @inline(__always) var count: Int { Int(truncatingIfNeeded: (nodeBits >> 3) & 0x1FFF_FFFF) }
+    @inline(__always) var boolValue: Bool { nodeBits & 8 != 0 }
+    @inline(__always) var inlineCount: Int { Int(truncatingIfNeeded: (nodeBits >> 3) & 7) }
 }
 
 /// Reads nodes of one document: its storages as of some moment.
-struct _NodeReader: @unchecked Sendable {
-    // @unchecked: `_DocumentStorages` is immutable once made.
-    let storages: _DocumentStorages?
+struct NodeReader: @unchecked Sendable {
+    // @unchecked: `DocumentStorages` is immutable once made.
+    let storages: DocumentStorages?
 
     @inline(__always) var bytes: _AppendOnlyStorage<UInt8>? { storages?.bytes }
 
@@ -101,19 +101,19 @@ struct _NodeReader: @unchecked Sendable {
     /// instead of trapping; slots between the written count and the
     /// capacity are not checked (the parser never points at them).
     @inline(__always)
-    func node(column: Int, at index: Int) -> _Node {
+    func node(column: Int, at index: Int) -> Node {
         guard let column = storages?.column(column), let base = column.base, index >= 0 && index < column.bound else {
-            return _Node(.null)
+            return Node(.null)
         }
         return base[index]
     }
 
     /// Calls `body` with the UTF-8 of a string or number node (short or not).
     @inline(__always)
-    func withText<R>(of node: _Node, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func withText<R>(of node: Node, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch node.tag {
         case .shortNumber, .shortString:
-            var raw = node._raw.littleEndian
+            var raw = node.nodeBits.littleEndian
             let count = node.inlineCount
             return withUnsafeBytes(of: &raw) { word in
                 body(UnsafeBufferPointer(start: word.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) + 1 }, count: count))
@@ -128,7 +128,7 @@ struct _NodeReader: @unchecked Sendable {
     /// column of depth `column`.
     ///
     /// - Complexity: O(1); allocates only for a number text over 16 bytes.
-    func value(of node: _Node, childrenIn column: Int) -> JSONValue {
+    func value(of node: Node, childrenIn column: Int) -> JSONValue {
         switch node.tag {
         case .null: return JSONValue(.null)
         case .bool: return JSONValue(.bool(node.boolValue))
@@ -136,16 +136,16 @@ struct _NodeReader: @unchecked Sendable {
         case .string, .shortString: return JSONValue(.string(string(of: node)))
         case .array:
             guard node.count > 0 else { return JSONValue(.array(JSONArray())) }
-            return JSONValue(.array(JSONArray(_elements: .run(_NodeRun(reader: self, column: column, node: node)))))
+            return JSONValue(.array(JSONArray(arrayElements: .run(NodeRun(reader: self, column: column, node: node)))))
         case .object:
             guard node.count > 0 else { return JSONValue(.object(JSONObject())) }
-            return JSONValue(.object(JSONObject(_members: .run(_NodeRun(reader: self, column: column, node: node)))))
+            return JSONValue(.object(JSONObject(memberStorage: .run(NodeRun(reader: self, column: column, node: node)))))
         }
     }
 
     /// A string node as text; a long one shares the document's bytes.
     @inline(__always)
-    func string(of node: _Node) -> AppendOnlyText {
+    func string(of node: Node) -> AppendOnlyText {
         if node.tag == .string { return AppendOnlyText(_slice: bytes, start: node.start, count: node.count) }
         var text = AppendOnlyText()
         withText(of: node) { text.append(utf8: $0) }
@@ -159,35 +159,35 @@ struct _NodeReader: @unchecked Sendable {
     }
 
     /// A key node decoded.
-    func key(of node: _Node) -> String {
+    func key(of node: Node) -> String {
         withText(of: node) { String(decoding: $0, as: UTF8.self) }
     }
 }
 
 /// Where an array's elements or an object's members are: built in code
-/// (`Built` is `JSONValue` or `_Member`), a closed run of a parsed
+/// (`Built` is `JSONValue` or `Member`), a closed run of a parsed
 /// document, or a container the parser is still inside, as a snapshot saw it.
-enum _Children<Built: Sendable>: Sendable {
+enum Children<Built: Sendable>: Sendable {
     case values(AppendOnlyArray<Built>)
-    case run(_NodeRun)
-    case open(_OpenContainer)
+    case run(NodeRun)
+    case open(OpenContainer)
 }
 
 /// A closed container's run of child nodes, with the storages to read them.
-struct _NodeRun: Sendable {
-    let reader: _NodeReader
+struct NodeRun: Sendable {
+    let reader: NodeReader
     /// The depth whose column holds the run.
     let column: Int
     /// The container's own node: the index of its first child in the column
     /// and the number of children (members for an object), in one word.
-    let node: _Node
+    let node: Node
 
     @inline(__always) var start: Int { node.start }
     @inline(__always) var count: Int { node.count }
 
     /// The node at `offset` in the run (an object's run has two per member).
     @inline(__always)
-    func node(_ offset: Int) -> _Node { reader.node(column: column, at: start &+ offset) }
+    func node(_ offset: Int) -> Node { reader.node(column: column, at: start &+ offset) }
 
     /// The value of the node at `offset`.
     @inline(__always)
@@ -196,37 +196,37 @@ struct _NodeRun: Sendable {
 
 /// One container the parser was inside when a snapshot was taken: two
 /// words, since a held snapshot holds one of these per level.
-struct _OpenLevel {
+struct OpenLevel {
     /// Bits 0-31: the index of the first child node in the level's column;
     /// bits 32-63: the number of finished child nodes (objects: key and
     /// value nodes). The parser appends past them.
     let span: UInt64
     /// Objects: the key of the member being read. Arrays: `arrayMarker`, a
     /// null node, which no key can be.
-    let key: _Node
+    let key: Node
 
-    static let arrayMarker = _Node(.null)
+    static let arrayMarker = Node(.null)
 
-    init(start: Int, count: Int, key: _Node, isObject: Bool) {
+    init(start: Int, count: Int, key: Node, isObject: Bool) {
         self.span = UInt64(truncatingIfNeeded: start) & 0xFFFF_FFFF | UInt64(truncatingIfNeeded: count) << 32
         self.key = isObject ? key : Self.arrayMarker
     }
 
     var start: Int { Int(truncatingIfNeeded: span & 0xFFFF_FFFF) }
     var count: Int { Int(truncatingIfNeeded: span >> 32) }
-    var isObject: Bool { key._raw != Self.arrayMarker._raw }
+    var isObject: Bool { key.nodeBits != Self.arrayMarker.nodeBits }
 }
 
 /// What a snapshot's open path shares across its levels.
-struct _OpenPathHeader {
-    let reader: _NodeReader
+struct OpenPathHeader {
+    let reader: NodeReader
     /// The innermost open value below the last level, a visible string, as
     /// a slice of the reader's bytes: bit 63 set when there is one, bits
-    /// 32-60 its length, bits 0-31 its start (see `_NodeLimits`).
+    /// 32-60 its length, bits 0-31 its start (see `NodeLimits`).
     let leaf: UInt64
     let depth: Int
 
-    init(reader: _NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
+    init(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
         self.reader = reader
         self.leaf = leaf.map { 1 << 63 | UInt64(truncatingIfNeeded: $0.count) << 32 | UInt64(truncatingIfNeeded: $0.start) & 0xFFFF_FFFF } ?? 0
         self.depth = depth
@@ -244,14 +244,14 @@ struct _OpenPathHeader {
 
 /// A snapshot's open path, outermost container first, in one allocation
 /// (so a snapshot costs one small block however deep it is). Immutable.
-final class _OpenPath: ManagedBuffer<_OpenPathHeader, _OpenLevel> {
+final class OpenPath: ManagedBuffer<OpenPathHeader, OpenLevel> {
 
-    static func make(_ header: _OpenPathHeader, levels: (Int) -> _OpenLevel) -> _OpenPath {
+    static func make(_ header: OpenPathHeader, levels: (Int) -> OpenLevel) -> OpenPath {
         let buffer = create(minimumCapacity: header.depth) { _ in header }
         buffer.withUnsafeMutablePointerToElements { elements in
             for level in 0..<header.depth { (elements + level).initialize(to: levels(level)) }
         }
-        return unsafeDowncast(buffer, to: _OpenPath.self)
+        return unsafeDowncast(buffer, to: OpenPath.self)
     }
 
     deinit {
@@ -260,32 +260,32 @@ final class _OpenPath: ManagedBuffer<_OpenPathHeader, _OpenLevel> {
 
     /// The value of the container at `level`.
     func value(at level: Int) -> JSONValue {
-        let container = _OpenContainer(path: self, level: level)
+        let container = OpenContainer(path: self, level: level)
         return withUnsafeMutablePointerToElements { $0[level].isObject }
-            ? JSONValue(.object(JSONObject(_members: .open(container))), isComplete: false)
-            : JSONValue(.array(JSONArray(_elements: .open(container))), isComplete: false)
+            ? JSONValue(.object(JSONObject(memberStorage: .open(container))), isComplete: false)
+            : JSONValue(.array(JSONArray(arrayElements: .open(container))), isComplete: false)
     }
 }
 
 /// A container the parser is still inside, as a snapshot saw it: one level
-/// of an ``_OpenPath``. Its children are in the column of its level.
-struct _OpenContainer: @unchecked Sendable {
-    // @unchecked: `_OpenPath` is immutable once made, but as a subclass of
+/// of an ``OpenPath``. Its children are in the column of its level.
+struct OpenContainer: @unchecked Sendable {
+    // @unchecked: `OpenPath` is immutable once made, but as a subclass of
     // the non-Sendable ManagedBuffer it cannot say so itself.
-    let path: _OpenPath
+    let path: OpenPath
     let level: Int
 
-    @inline(__always) private var _level: _OpenLevel { path.withUnsafeMutablePointerToElements { $0[level] } }
+    @inline(__always) private var openLevel: OpenLevel { path.withUnsafeMutablePointerToElements { $0[level] } }
 
-    var reader: _NodeReader { path.header.reader }
+    var reader: NodeReader { path.header.reader }
     /// The number of finished child nodes (objects: two per member).
-    var childNodeCount: Int { _level.count }
+    var childNodeCount: Int { openLevel.count }
     /// The finished child node at `offset`.
-    func childNode(_ offset: Int) -> _Node { reader.node(column: level, at: _level.start &+ offset) }
+    func childNode(_ offset: Int) -> Node { reader.node(column: level, at: openLevel.start &+ offset) }
     /// The value of the finished child node at `offset`.
     func childValue(_ offset: Int) -> JSONValue { reader.value(of: childNode(offset), childrenIn: level &+ 1) }
     /// Objects: the key of the open member (valid when `open` is set).
-    var openKey: _Node { _level.key }
+    var openKey: Node { openLevel.key }
 
     /// Whether there is a visible incomplete last child.
     var hasOpen: Bool { level + 1 < path.header.depth || path.header.hasLeaf }
@@ -297,7 +297,7 @@ struct _OpenContainer: @unchecked Sendable {
 }
 
 /// Bounds that keep node fields in their widths.
-enum _NodeLimits {
+enum NodeLimits {
     /// Byte offsets and node indices are stored in 32 bits, and a closed
     /// container's count of elements or members in 29. Text is never longer
     /// than the input that carried it and a node needs at least one input
@@ -314,28 +314,28 @@ enum _NodeLimits {
 /// keeps many snapshots and wants each to cost a word (a message snapshot's
 /// live tool input).
 package struct _OpenRoot: @unchecked Sendable {
-    // @unchecked: see `_OpenContainer`.
-    let _path: _OpenPath
+    // @unchecked: see `OpenContainer`.
+    let elementPath: OpenPath
 
     /// The value, the same as the one this was taken from.
-    package var value: JSONValue { _path.value(at: 0) }
+    package var value: JSONValue { elementPath.value(at: 0) }
 }
 
 extension JSONValue {
     /// The value as an ``_OpenRoot``, when it is a parser's partial value
     /// still inside its top-level array or object; nil otherwise.
     package var _openRoot: _OpenRoot? {
-        let children: _OpenContainer
+        let children: OpenContainer
         switch kind {
         case .array(let array):
-            guard case .open(let open) = array._elements else { return nil }
+            guard case .open(let open) = array.arrayElements else { return nil }
             children = open
         case .object(let object):
-            guard case .open(let open) = object._members else { return nil }
+            guard case .open(let open) = object.memberStorage else { return nil }
             children = open
         default:
             return nil
         }
-        return children.level == 0 ? _OpenRoot(_path: children.path) : nil
+        return children.level == 0 ? _OpenRoot(elementPath: children.path) : nil
     }
 }

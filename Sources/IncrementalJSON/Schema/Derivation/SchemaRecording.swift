@@ -3,7 +3,7 @@
 
 import Foundation
 
-final class _SchemaRecording {
+final class SchemaRecording {
     let rootName: String
     /// 0 or 1: which placeholder values the recorder returns.
     let variant: Int
@@ -15,7 +15,7 @@ final class _SchemaRecording {
     private var names: [ObjectIdentifier: String] = [:]
 
     init<T>(root: T.Type, variant: Int) {
-        rootName = _typeName(root)
+        rootName = typeName(root)
         self.variant = variant
     }
 
@@ -34,37 +34,37 @@ final class _SchemaRecording {
     /// `init(from:)` to go on with (nil when `needValue` is false and none is
     /// at hand: a type met inside itself).
     func derive<T: Decodable>(_ type: T.Type, at path: [String], needValue: Bool) throws(SchemaDerivationError) -> (schema: JSONSchema, value: T?) {
-        if let scalar = _scalar(type) { return scalar }
+        if let scalar = scalarSchema(type) { return scalar }
         if let declaring = type as? any JSONSchemaDeclaring.Type {
             let schema = declaring.declaredSchema
             return (schema, needValue ? try placeholder(type, from: schema, at: path) : nil)
         }
-        if let container = type as? any _SchemaContainerKind.Type {
-            let (schema, value) = try container._recordSchema(self, at: path)
+        if let container = type as? any SchemaContainerKind.Type {
+            let (schema, value) = try container.recordSchema(self, at: path)
             return (schema, value as? T)
         }
-        if let dictionary = type as? any _AnyDictionaryKind.Type {
-            throw error(path, .nonStringDictionaryKeys(dictionary._keyTypeName))
+        if let dictionary = type as? any AnyDictionaryKind.Type {
+            throw error(path, .nonStringDictionaryKeys(dictionary.keyTypeName))
         }
         if let enumeration = type as? any (RawRepresentable & CaseIterable).Type {
-            guard let (schema, value) = _enumSchema(enumeration, variant: variant) else {
-                throw error(path, .unsupportedEnum(_typeName(type)))
+            guard let (schema, value) = enumSchema(enumeration, variant: variant) else {
+                throw error(path, .unsupportedEnum(typeName(type)))
             }
             return (schema, value as? T)
         }
-        if type == JSONValue.self || type == Data.self { throw error(path, .unsupportedType(_typeName(type))) }
+        if type == JSONValue.self || type == Data.self { throw error(path, .unsupportedType(typeName(type))) }
 
         let id = ObjectIdentifier(type)
         if stack.contains(id) {
             recursive.insert(id)
-            if needValue { throw error(path, .recursionWithoutEnd(_typeName(type))) }
+            if needValue { throw error(path, .recursionWithoutEnd(typeName(type))) }
             return (.reference(name(of: type)), nil)
         }
         stack.append(id)
         defer { stack.removeLast() }
         let annotations = (type as? any JSONSchemaAnnotated.Type)?.schemaAnnotations
-        let shape = _RecordedShape()
-        let decoder = _SchemaRecorder(recording: self, shape: shape, path: path, annotations: annotations)
+        let shape = RecordedShape()
+        let decoder = SchemaRecorder(recording: self, shape: shape, path: path, annotations: annotations)
         let value: T
         do {
             value = try T(from: decoder)
@@ -72,7 +72,7 @@ final class _SchemaRecording {
             throw shape.failure ?? failure
         } catch {
             if let failure = shape.failure { throw failure }
-            if type is any RawRepresentable.Type { throw self.error(path, .enumNotCaseIterable(_typeName(type))) }
+            if type is any RawRepresentable.Type { throw self.error(path, .enumNotCaseIterable(typeName(type))) }
             throw self.error(path, .branchesOnValues("it threw on placeholder values: \(error)"))
         }
         if let failure = shape.failure { throw failure }
@@ -95,7 +95,7 @@ final class _SchemaRecording {
     /// A value of `type` decoded from the smallest value of `schema`.
     func placeholder<T: Decodable>(_ type: T.Type, from schema: JSONSchema, at path: [String]) throws(SchemaDerivationError) -> T {
         do {
-            return try JSONValueDecoder().decode(type, from: _smallestValue(of: schema, definitions: [:], depth: 0))
+            return try JSONValueDecoder().decode(type, from: smallestValue(of: schema, definitions: [:], depth: 0))
         } catch {
             throw self.error(path, .declaredSchemaDoesNotDecode("\(error)"))
         }
@@ -106,7 +106,7 @@ final class _SchemaRecording {
     private func name<T>(of type: T.Type) -> String {
         let id = ObjectIdentifier(type)
         if let known = names[id] { return known }
-        let base = String(_typeName(type).map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        let base = String(typeName(type).map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
         var candidate = base
         var number = 2
         while names.values.contains(candidate) {
@@ -120,13 +120,13 @@ final class _SchemaRecording {
     // MARK: Scalars
 
     /// The schema and placeholder of a scalar type; nil for every other type.
-    private func _scalar<T>(_ type: T.Type) -> (schema: JSONSchema, value: T?)? {
+    private func scalarSchema<T>(_ type: T.Type) -> (schema: JSONSchema, value: T?)? {
         let one = variant == 1
         func scalar(_ schema: JSONSchema, _ value: Any) -> (schema: JSONSchema, value: T?) { (schema, value as? T) }
         if type == String.self { return scalar(.string(), one ? "x" : "") }
         if type == Bool.self { return scalar(.boolean(), one) }
-        if let integer = type as? any (FixedWidthInteger & Decodable).Type { return scalar(.integer(), _integer(integer, one)) }
-        if let float = type as? any (BinaryFloatingPoint & Decodable).Type { return scalar(.number(), _float(float, one)) }
+        if let integer = type as? any (FixedWidthInteger & Decodable).Type { return scalar(.integer(), decodeInteger(integer, one)) }
+        if let float = type as? any (BinaryFloatingPoint & Decodable).Type { return scalar(.number(), unitFloat(float, one)) }
         if type == Decimal.self { return scalar(.number(), Decimal(one ? 1 : 0)) }
         if type == Date.self { return scalar(.constrained(.string(), [.format("date-time")]), Date(timeIntervalSince1970: one ? 1 : 0)) }
         if type == URL.self {
@@ -137,24 +137,24 @@ final class _SchemaRecording {
         return nil
     }
 
-    private func _integer<I: FixedWidthInteger>(_ type: I.Type, _ one: Bool) -> I { one ? 1 : 0 }
-    private func _float<F: BinaryFloatingPoint>(_ type: F.Type, _ one: Bool) -> F { one ? 1 : 0 }
+    private func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, _ one: Bool) -> I { one ? 1 : 0 }
+    private func unitFloat<F: BinaryFloatingPoint>(_ type: F.Type, _ one: Bool) -> F { one ? 1 : 0 }
 }
 
 /// The smallest JSON value `schema` accepts, for decoding a placeholder of
 /// a type whose schema is declared rather than recorded.
-func _smallestValue(of schema: JSONSchema, definitions: [String: JSONSchema], depth: Int) -> JSONValue {
+func smallestValue(of schema: JSONSchema, definitions: [String: JSONSchema], depth: Int) -> JSONValue {
     guard depth < 64 else { return nil }
     switch schema {
     case .object(let properties, _):
-        return .object(properties.filter(\.isRequired).map { ($0.name, _smallestValue(of: $0.schema, definitions: definitions, depth: depth + 1)) })
+        return .object(properties.filter(\.isRequired).map { ($0.name, smallestValue(of: $0.schema, definitions: definitions, depth: depth + 1)) })
     case .array: return []
     case .string(let values, _): return .string(values?.first ?? "")
     case .number: return 0
     case .integer(let values, _): return .number(JSONNumber(values?.first ?? 0))
     case .boolean: return false
     case .anyOf(let alternatives, _):
-        return alternatives.first.map { _smallestValue(of: $0, definitions: definitions, depth: depth + 1) } ?? nil
+        return alternatives.first.map { smallestValue(of: $0, definitions: definitions, depth: depth + 1) } ?? nil
     case .nullable: return nil
     case .dictionary: return [:]
     case .constrained(let wrapped, let constraints):
@@ -169,12 +169,12 @@ func _smallestValue(of schema: JSONSchema, definitions: [String: JSONSchema], de
             default: continue
             }
         }
-        return _smallestValue(of: wrapped, definitions: definitions, depth: depth + 1)
+        return smallestValue(of: wrapped, definitions: definitions, depth: depth + 1)
     case .reference(let name):
-        return definitions[name].map { _smallestValue(of: $0, definitions: definitions, depth: depth + 1) } ?? nil
+        return definitions[name].map { smallestValue(of: $0, definitions: definitions, depth: depth + 1) } ?? nil
     case .defining(let list, let root):
         var known = definitions
         for definition in list { known[definition.name] = definition.schema }
-        return _smallestValue(of: root, definitions: known, depth: depth + 1)
+        return smallestValue(of: root, definitions: known, depth: depth + 1)
     }
 }

@@ -11,19 +11,19 @@ import Synchronization
 // cancelled and the connection closed.
 
 /// What a bounded fetch got: status, lower-cased headers, at most `cap` body bytes.
-struct _FetchedAnswer: Sendable {
+struct FetchedAnswer: Sendable {
     var status: Int
     var headers: [String: String]
     var body: [UInt8]
 }
 
 /// Runs one request whose redirects are refused and whose body is capped.
-final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
+final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
     private struct State {
-        var answer: _FetchedAnswer?
+        var answer: FetchedAnswer?
         /// Compressed although `identity` was asked: the body is never kept.
         var refusedEncoding = false
-        var continuation: CheckedContinuation<Result<_FetchedAnswer, URLError>, Never>?
+        var continuation: CheckedContinuation<Result<FetchedAnswer, URLError>, Never>?
     }
 
     private let cap: Int
@@ -32,8 +32,8 @@ final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
     private init(cap: Int) { self.cap = cap }
 
     /// The answer to `request`, or the error that prevented one.
-    static func fetch(_ request: URLRequest, cap: Int) async -> Result<_FetchedAnswer, URLError> {
-        let fetch = _BoundedFetch(cap: cap)
+    static func fetch(_ request: URLRequest, cap: Int) async -> Result<FetchedAnswer, URLError> {
+        let fetch = BoundedFetch(cap: cap)
         let session = URLSession(configuration: .ephemeral, delegate: fetch, delegateQueue: BoundedDelegateQueue())
         defer { session.finishTasksAndInvalidate() }
         return await withCheckedContinuation { continuation in
@@ -54,9 +54,9 @@ final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
         for (key, value) in http?.allHeaderFields ?? [:] {
             if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
         }
-        let refused = !_isIdentity(headers["content-encoding"])
-        let answer = _FetchedAnswer(status: http?.statusCode ?? 0, headers: headers, body: [])
-        let early = state.withLock { state -> CheckedContinuation<Result<_FetchedAnswer, URLError>, Never>? in
+        let refused = !isIdentity(headers["content-encoding"])
+        let answer = FetchedAnswer(status: http?.statusCode ?? 0, headers: headers, body: [])
+        let early = state.withLock { state -> CheckedContinuation<Result<FetchedAnswer, URLError>, Never>? in
             state.answer = answer
             state.refusedEncoding = refused
             // Answered at once: the caller need not wait while libcurl inflates the rest.
@@ -82,7 +82,7 @@ final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, result) = state.withLock { state -> (CheckedContinuation<Result<_FetchedAnswer, URLError>, Never>?, Result<_FetchedAnswer, URLError>) in
+        let (continuation, result) = state.withLock { state -> (CheckedContinuation<Result<FetchedAnswer, URLError>, Never>?, Result<FetchedAnswer, URLError>) in
             defer { state.continuation = nil }
             // Cancelled at the cap or at a refused encoding: the answer so far stands.
             if let answer = state.answer { return (state.continuation, .success(answer)) }
@@ -95,8 +95,8 @@ final class _BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
 extension MessagesClient {
     /// One request whose redirects are refused and whose body is read up to
     /// ``ClientConfiguration/maxErrorBodyBytes`` (a capabilities or token-count answer is a few KB).
-    func _boundedFetch(_ request: URLRequest, redactor: SecretRedactor) async throws(TransportError) -> (Int, [String: String], [UInt8]) {
-        switch await _BoundedFetch.fetch(request, cap: configuration.maxErrorBodyBytes) {
+    func boundedFetch(_ request: URLRequest, redactor: SecretRedactor) async throws(TransportError) -> (Int, [String: String], [UInt8]) {
+        switch await BoundedFetch.fetch(request, cap: configuration.maxErrorBodyBytes) {
         case .success(let answer): return (answer.status, answer.headers, answer.body)
         case .failure(let error): throw .network(redactor.redact(SystemErrorDescription.phrase(for: error)))
         }
