@@ -15,7 +15,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -95,7 +95,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         // claude-stream is not imported: the tests run the built executable.
-        .testTarget(name: "CommandLineTests", dependencies: ["claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "CommandLineTests", dependencies: ["claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "ClaudeSessionTests", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
             swiftSettings: strict),
@@ -106,7 +108,8 @@ let package = Package(
             name: "ClaudeShellToolsTests", dependencies: ["IncrementalJSON", "ClaudeSession", "ClaudeShellTools"], swiftSettings: strict),
         // `chat` run as a process against the loopback server.
         .testTarget(
-            name: "ChatCommandTests", dependencies: ["claude-stream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
+            name: "ChatCommandTests",
+            dependencies: ["claude-stream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

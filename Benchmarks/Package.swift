@@ -27,7 +27,7 @@ let package = Package(
                 .product(name: "FuzzProperties", package: "claude-streaming-fuzz"),
             ],
             path: "claude-stream-bench",
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let targets = ["sse", "json", "accumulator", "typed", "replay", "transport-frames", "aws-eventstream", "terminal-text"]
@@ -22,7 +22,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         // For Benchmarks/, which builds its Bedrock workload with the same encoder.
-        .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
+        .library(name: "FuzzProperties", targets: ["FuzzProperties"])
     ] + targets.map { .executable(name: "fuzz-\($0)", targets: ["fuzz-\($0)"]) },
     dependencies: [.package(name: "claude-streaming", path: "..")],
     targets: [
@@ -36,9 +36,10 @@ let package = Package(
                 .product(name: "ClaudeTransport", package: "claude-streaming"),
             ],
             path: "FuzzProperties",
-            swiftSettings: strict),
-    ] + targets.map {
-        .executableTarget(name: "fuzz-\($0)", dependencies: ["FuzzProperties"], path: "\($0)/Entry", swiftSettings: strict)
-    },
+            swiftSettings: strict)
+    ]
+        + targets.map {
+            .executableTarget(name: "fuzz-\($0)", dependencies: ["FuzzProperties"], path: "\($0)/Entry", swiftSettings: strict)
+        },
     swiftLanguageModes: [.v6]
 )

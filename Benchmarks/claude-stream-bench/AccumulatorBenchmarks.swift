@@ -29,14 +29,17 @@ enum AccumulatorBenchmarks {
             }
             let times = context.measureAlternated(workloads)
             for (position, size) in sizes.enumerated() {
-                let withSnapshots = times[2 * position], without = times[2 * position + 1]
+                let withSnapshots = times[2 * position]
+                let without = times[2 * position + 1]
                 let stream = streams[position]
                 var row = BenchmarkResult(
-                    suite: "accumulator", name: "\(kind) \(size >> 10) KiB, snapshot per event (\(Int(Double(stream.events) / withSnapshots / 1000))k events/s)",
+                    suite: "accumulator",
+                    name: "\(kind) \(size >> 10) KiB, snapshot per event (\(Int(Double(stream.events) / withSnapshots / 1000))k events/s)",
                     bytes: stream.bytes.count, seconds: withSnapshots,
                     baselineName: "same, no snapshots", baselineSeconds: without,
                     target: "snapshot per event <= 1.5x no snapshots" + (size == sizes.last ? kind.throughputTarget.text : ""))
-                row.targetMet = withSnapshots <= 1.5 * without
+                row.targetMet =
+                    withSnapshots <= 1.5 * without
                     && (size != sizes.last || row.megabytesPerSecond >= kind.throughputTarget.megabytesPerSecond)
                 results.append(row)
             }
@@ -132,7 +135,8 @@ enum AccumulatorBenchmarks {
                 let factor = Double(probe.peakGrowth) / Double(max(probe.contentBytes, 1))
                 var row = BenchmarkResult(
                     suite: "accumulator",
-                    name: "\(kind) \(size >> 20) MiB peak RSS\(retainAll ? ", all \(probe.snapshots) snapshots held" : ""): +\(probe.peakGrowth >> 10) KiB = \(BenchmarkReport.fixed(factor, 2))x content",
+                    name:
+                        "\(kind) \(size >> 20) MiB peak RSS\(retainAll ? ", all \(probe.snapshots) snapshots held" : ""): +\(probe.peakGrowth >> 10) KiB = \(BenchmarkReport.fixed(factor, 2))x content",
                     bytes: probe.streamBytes, seconds: probe.seconds,
                     target: "peak <= 3x accumulated content (\(probe.contentBytes >> 10) KiB)")
                 row.targetMet = factor <= 3
@@ -164,8 +168,9 @@ struct MemoryProbe {
         process.waitUntilExit()
         let fields = String(decoding: output, as: UTF8.self).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard fields.count == 5 else { return nil }
-        return MemoryProbe(streamBytes: Int(fields[0]), contentBytes: Int(fields[1]), snapshots: Int(fields[2]),
-                           peakGrowth: Int(fields[3]), seconds: fields[4])
+        return MemoryProbe(
+            streamBytes: Int(fields[0]), contentBytes: Int(fields[1]), snapshots: Int(fields[2]),
+            peakGrowth: Int(fields[3]), seconds: fields[4])
     }
 
     /// The child's side: generate, measure, print `stream content snapshots growth seconds`.

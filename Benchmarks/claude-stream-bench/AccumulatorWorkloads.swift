@@ -29,7 +29,9 @@ func generate(_ kind: StreamKind, bytes target: Int, toolDeltaBytes: Int = 40) -
     writer.toolDeltaBytes = toolDeltaBytes
     var seed = UInt64(target) &* 31 &+ UInt64(kind.rawValue.utf8.count)
     while writer.bytes.count < target {
-        writer.event(#"{"type":"message_start","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}"#)
+        writer.event(
+            #"{"type":"message_start","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}"#
+        )
         let budget = min(target - writer.bytes.count, 4 << 20) + 256
         let start = writer.bytes.count
         var index = 0
@@ -58,8 +60,10 @@ struct StreamWriter {
     var contentBytes = 0
     var toolDeltaBytes = 40
 
-    static let words = ["the", "stream", "of", "tokens", "arrives", "in", "small", "pieces,", "each", "a",
-                        "delta", "with", "text", "and", "sometimes", "unicode", "é", "—", "☔", "\n", "\"quoted\""]
+    static let words = [
+        "the", "stream", "of", "tokens", "arrives", "in", "small", "pieces,", "each", "a",
+        "delta", "with", "text", "and", "sometimes", "unicode", "é", "—", "☔", "\n", "\"quoted\"",
+    ]
 
     mutating func event(_ json: String) {
         let type = json.firstMatch(of: /"type":"([a-z_]+)"/).map { String($0.1) } ?? "message"
@@ -80,7 +84,9 @@ struct StreamWriter {
     mutating func textBlock(index: inout Int, until end: Int, seed: inout UInt64, cite: Bool = false) {
         event(#"{"type":"content_block_start","index":\#(index),"content_block":{"type":"text","text":""}}"#)
         if cite {
-            event(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"a cited sentence","url":"https://example.com/a","title":"A","encrypted_index":"RW5j"}}}"#)
+            event(
+                #"{"type":"content_block_delta","index":\#(index),"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"a cited sentence","url":"https://example.com/a","title":"A","encrypted_index":"RW5j"}}}"#
+            )
         }
         while bytes.count < end {
             let text = Self.words(14, &seed)
@@ -112,7 +118,9 @@ struct StreamWriter {
         }
         event(#"{"type":"content_block_stop","index":\#(index)}"#)
         index += 1
-        let results = (0..<5).map { n in #"{"type":"web_search_result","title":"Result \#(n)","url":"https://example.com/\#(n)","encrypted_content":"RW5jcnlwdGVkQ29udGVudA==","page_age":null}"# }
+        let results = (0..<5).map { n in
+            #"{"type":"web_search_result","title":"Result \#(n)","url":"https://example.com/\#(n)","encrypted_content":"RW5jcnlwdGVkQ29udGVudA==","page_age":null}"#
+        }
         let result = #"{"type":"web_search_tool_result","tool_use_id":"\#(id)","content":[\#(results.joined(separator: ","))]}"#
         contentBytes += result.utf8.count
         event(#"{"type":"content_block_start","index":\#(index),"content_block":\#(result)}"#)
@@ -137,7 +145,8 @@ struct StreamWriter {
             }
         }
         while bytes.count < end {
-            let record = #"{"id": \#(splitMix(&seed) % 100_000), "score": \#(Double(splitMix(&seed) % 10_000) / 100), "name": \#(jsonString(Self.words(3, &seed))), "tags": ["a", "b"], "ok": true}"#
+            let record =
+                #"{"id": \#(splitMix(&seed) % 100_000), "score": \#(Double(splitMix(&seed) % 10_000) / 100), "name": \#(jsonString(Self.words(3, &seed))), "tags": ["a", "b"], "ok": true}"#
             json += (first ? "" : ", ") + record
             first = false
             flush(&json, &self, final: false)

@@ -19,10 +19,12 @@ struct ChildProcess {
 
     /// Starts this executable with `arguments`; nil if it could not start.
     static func spawn(_ arguments: [String]) -> ChildProcess? {
-        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
         guard pipe(&toChild) == 0 else { return nil }
         guard pipe(&fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
+            close(toChild[0])
+            close(toChild[1])
             return nil
         }
         #if canImport(Glibc)
@@ -41,7 +43,8 @@ struct ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         for descriptor in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        var empty = sigset_t(), all = sigset_t()
+        var empty = sigset_t()
+        var all = sigset_t()
         sigemptyset(&empty)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
@@ -56,7 +59,8 @@ struct ChildProcess {
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {
-            close(toChild[1]); close(fromChild[0])
+            close(toChild[1])
+            close(fromChild[0])
             return nil
         }
         return ChildProcess(pid: pid, input: toChild[1], output: fromChild[0])

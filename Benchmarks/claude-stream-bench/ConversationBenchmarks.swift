@@ -118,7 +118,9 @@ enum ConversationBenchmarks {
         // both sides alike; the overhead is the median ratio of the pairs.
         bareRun()
         sessionRun()
-        var bareTimes: [Double] = [], sessionTimes: [Double] = [], ratios: [Double] = []
+        var bareTimes: [Double] = []
+        var sessionTimes: [Double] = []
+        var ratios: [Double] = []
         for _ in 0..<(context.repetitions * 3) {
             let bare = cpuSeconds(bareRun)
             let session = cpuSeconds(sessionRun)
@@ -167,8 +169,10 @@ struct RecordedTransport: MessageStreaming {
         return failed ? nil : try? accumulator.finish()
     }
 
-    func streamMessage(_ request: MessageRequest,
-                       onSnapshot: (@Sendable (MessageSnapshot) -> Void)?) async throws(TransportError) -> MessageSnapshot {
+    func streamMessage(
+        _ request: MessageRequest,
+        onSnapshot: (@Sendable (MessageSnapshot) -> Void)?
+    ) async throws(TransportError) -> MessageSnapshot {
         guard let message = Self.accumulate(bytes) else { throw .invalidResponse("the recorded stream is not valid") }
         return message
     }

@@ -141,7 +141,7 @@ enum BenchmarkReport {
     static func table(_ results: [BenchmarkResult]) -> String {
         var lines = [
             pad("benchmark", 42) + pad("size", 10) + pad("median", 11) + pad("MB/s", 10)
-                + pad("baseline MB/s", 15) + pad("ratio", 8) + pad("2n/n", 7) + "target",
+                + pad("baseline MB/s", 15) + pad("ratio", 8) + pad("2n/n", 7) + "target"
         ]
         for result in results {
             var line = pad("\(result.suite)/\(result.name)", 42)

@@ -133,7 +133,9 @@ enum JSONBenchmarks {
         while out.count < bytes - 400 {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             if index % 3 == 2 {
-                out += Array(#"{"type":"tool_use","id":"toolu_\#(index)","name":"search_documents","input":{"query":"quarterly revenue \#(index)","limit":\#(index % 50),"filters":{"lang":"en","tags":["finance","q\#(index % 4)"],"exact":false,"score":0.\#(index % 97)}}}"#.utf8)
+                out += Array(
+                    #"{"type":"tool_use","id":"toolu_\#(index)","name":"search_documents","input":{"query":"quarterly revenue \#(index)","limit":\#(index % 50),"filters":{"lang":"en","tags":["finance","q\#(index % 4)"],"exact":false,"score":0.\#(index % 97)}}}"#
+                        .utf8)
             } else {
                 out += Array(#"{"type":"text","text":""#.utf8)
                 for _ in 0..<(4 + index % 8) { out += Array(sentence.utf8) }
@@ -152,7 +154,9 @@ enum JSONBenchmarks {
         while out.count < bytes - 40 {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             let x = Double(index % 1000) * 0.125 - 50.5
-            out += Array(#"{"id":\#(9_007_199_254_740_000 + index),"x":\#(x),"y":-0.00\#(index % 997),"v":[\#(index % 10),2.5e-\#(index % 9),\#(index * 7 % 1013)]}"#.utf8)
+            out += Array(
+                #"{"id":\#(9_007_199_254_740_000 + index),"x":\#(x),"y":-0.00\#(index % 997),"v":[\#(index % 10),2.5e-\#(index % 9),\#(index * 7 % 1013)]}"#
+                    .utf8)
             index += 1
         }
         out += Array("]}".utf8)

@@ -41,7 +41,9 @@ enum ManyStreamsBenchmarks {
     static func openMessage(contentBytes: Int) -> (bytes: [UInt8], content: Int) {
         var writer = StreamWriter()
         var seed: UInt64 = 7
-        writer.event(#"{"type":"message_start","message":{"id":"msg_open","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}"#)
+        writer.event(
+            #"{"type":"message_start","message":{"id":"msg_open","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}"#
+        )
         writer.event(#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#)
         while writer.contentBytes < contentBytes {
             let text = StreamWriter.words(14, &seed)
@@ -149,7 +151,8 @@ enum ManyStreamsBenchmarks {
             { checks.1 = feedOneAtATime(stream, streams: count, chunk: 1024) })
         let total = stream.count * count
         var row = BenchmarkResult(
-            suite: "many", name: "\(count) streams of \(stream.count >> 10) KiB, round-robin in 1 KiB chunks"
+            suite: "many",
+            name: "\(count) streams of \(stream.count >> 10) KiB, round-robin in 1 KiB chunks"
                 + (checks.0 == checks.1 ? "" : " (DIFFERENT RESULTS)"),
             bytes: total, seconds: roundRobin, baselineName: "each stream alone, same chunks", baselineSeconds: alone,
             target: "CPU per byte <= 1.3x alone")
@@ -165,26 +168,28 @@ enum ManyStreamsBenchmarks {
         let count = context.quick ? 1_000 : 10_000
         let stream = generate(.text, bytes: 16 << 10).bytes
         let (roundRobin, alone) = stream.withUnsafeBytes { raw in
-            context.measureAlternated({
-                var arrays = [[UInt8]](repeating: [], count: count)
-                var offset = 0
-                while offset < raw.count {
-                    let piece = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + 1024)])
-                    for index in arrays.indices { arrays[index].append(contentsOf: piece) }
-                    offset += 1024
-                }
-                blackHole(arrays.count)
-            }, {
-                for _ in 0..<count {
-                    var array: [UInt8] = []
+            context.measureAlternated(
+                {
+                    var arrays = [[UInt8]](repeating: [], count: count)
                     var offset = 0
                     while offset < raw.count {
-                        array.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + 1024)]))
+                        let piece = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + 1024)])
+                        for index in arrays.indices { arrays[index].append(contentsOf: piece) }
                         offset += 1024
                     }
-                    blackHole(array.count)
-                }
-            })
+                    blackHole(arrays.count)
+                },
+                {
+                    for _ in 0..<count {
+                        var array: [UInt8] = []
+                        var offset = 0
+                        while offset < raw.count {
+                            array.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + 1024)]))
+                            offset += 1024
+                        }
+                        blackHole(array.count)
+                    }
+                })
         }
         return BenchmarkResult(
             suite: "many", name: "floor: the same chunks appended to \(count) byte arrays, round-robin",
@@ -197,8 +202,9 @@ enum ManyStreamsBenchmarks {
         guard arguments.count == 2, let count = Int(arguments[1]) else { return 64 }
         let stream = generate(.text, bytes: 16 << 10).bytes
         let seconds = CPUClock.thread {
-            blackHole(arguments[0] == "alone"
-                ? feedOneAtATime(stream, streams: count, chunk: 1024) : feedRoundRobin(stream, streams: count, chunk: 1024))
+            blackHole(
+                arguments[0] == "alone"
+                    ? feedOneAtATime(stream, streams: count, chunk: 1024) : feedRoundRobin(stream, streams: count, chunk: 1024))
         }
         print("\(arguments[0]) \(count) streams: \(seconds) s CPU")
         return 0
@@ -218,7 +224,11 @@ enum ManyStreamsBenchmarks {
     static func twoThreadsRow(_ context: BenchmarkContext) -> BenchmarkResult {
         let count = context.quick ? 200 : 2_000
         let stream = generate(.text, bytes: 16 << 10).bytes
-        var single: [Double] = [], pairs: [Double] = [], singleWall: [Double] = [], pairWall: [Double] = [], overlap: [Double] = []
+        var single: [Double] = []
+        var pairs: [Double] = []
+        var singleWall: [Double] = []
+        var pairWall: [Double] = []
+        var overlap: [Double] = []
         for round in 0...(2 * context.repetitions) {
             // Round 0 warms up; then single-pair, pair-single, … in turn.
             let order = round % 2 == 0 ? [false, true] : [true, false]
@@ -237,7 +247,8 @@ enum ManyStreamsBenchmarks {
                 }
             }
         }
-        let c1 = CPUClock.median(single), c2 = CPUClock.median(pairs)
+        let c1 = CPUClock.median(single)
+        let c2 = CPUClock.median(pairs)
         let ratio = 2 * c1 / c2
         let wallRatio = 2 * CPUClock.median(singleWall) / CPUClock.median(pairWall)
         var row = BenchmarkResult(

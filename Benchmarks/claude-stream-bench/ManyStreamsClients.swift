@@ -23,8 +23,9 @@ enum ManyStreamsClients {
 
     static func rows(_ context: BenchmarkContext) -> [BenchmarkResult] {
         guard let server = ChildProcess.spawn(["--memory-probe", "serve", String(streamBytes)]),
-              let portLine = server.readLine(), let port = Int(portLine),
-              let url = URL(string: "http://127.0.0.1:\(port)") else {
+            let portLine = server.readLine(), let port = Int(portLine),
+            let url = URL(string: "http://127.0.0.1:\(port)")
+        else {
             return [BenchmarkResult(suite: "many", name: "clients: loopback server did not start", bytes: 0, seconds: 0)]
         }
         defer { server.finish() }

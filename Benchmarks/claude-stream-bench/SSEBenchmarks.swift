@@ -18,20 +18,26 @@ enum SSEBenchmarks {
         let trickle = Array(realistic.prefix(context.size(full: 4 << 20, quick: 256 << 10)))
         var results: [BenchmarkResult] = []
         realistic.withUnsafeBytes { all in
-            results.append(measureFeeding(
-                all, in: 16 << 10, named: "realistic, 16 KiB chunks", context,
-                target: ">= 50% of memchr") { ($0.ratio ?? 0) >= 0.50 })
+            results.append(
+                measureFeeding(
+                    all, in: 16 << 10, named: "realistic, 16 KiB chunks", context,
+                    target: ">= 50% of memchr"
+                ) { ($0.ratio ?? 0) >= 0.50 })
             results.append(measureFeeding(all, in: all.count, named: "realistic, one buffer", context))
         }
         huge.withUnsafeBytes { all in
-            results.append(measureFeeding(
-                all, in: 16 << 10, named: "1 MiB data lines, 16 KiB chunks", context,
-                target: ">= 40% of memchr") { ($0.ratio ?? 0) >= 0.40 })
+            results.append(
+                measureFeeding(
+                    all, in: 16 << 10, named: "1 MiB data lines, 16 KiB chunks", context,
+                    target: ">= 40% of memchr"
+                ) { ($0.ratio ?? 0) >= 0.40 })
         }
         trickle.withUnsafeBytes { all in
-            results.append(measureFeeding(
-                all, in: 1, named: "realistic, 1 byte at a time", context,
-                target: ">= 30 MB/s") { $0.megabytesPerSecond >= 30 })
+            results.append(
+                measureFeeding(
+                    all, in: 1, named: "realistic, 1 byte at a time", context,
+                    target: ">= 30 MB/s"
+                ) { $0.megabytesPerSecond >= 30 })
         }
         return results
     }
@@ -91,16 +97,20 @@ enum SSEBenchmarks {
         var out: [UInt8] = []
         out.reserveCapacity(target + 4096)
         var seed: UInt64 = 0x5EED
-        let words = ["the", "stream", "of", "tokens", "arrives", "in", "small", "pieces,", "each", "a",
-                     "delta", "with", "text", "and", "sometimes", "unicode", "é", "—", "\\n", "\\\"quoted\\\""]
+        let words = [
+            "the", "stream", "of", "tokens", "arrives", "in", "small", "pieces,", "each", "a",
+            "delta", "with", "text", "and", "sometimes", "unicode", "é", "—", "\\n", "\\\"quoted\\\"",
+        ]
         while out.count < target {
-            out += Array(#"""
+            out += Array(
+                #"""
                 event: message_start
                 data: {"type":"message_start","message":{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message","role":"assistant","content":[],"model":"claude-opus-4-1","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":25,"output_tokens":1}}}
 
 
                 """#.utf8)
-            out += Array("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n".utf8)
+            out += Array(
+                "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n".utf8)
             for delta in 0..<1000 where out.count < target {
                 if delta % 25 == 0 { out += Array("event: ping\ndata: {\"type\": \"ping\"}\n\n".utf8) }
                 var text = ""
@@ -108,10 +118,14 @@ enum SSEBenchmarks {
                 while text.utf8.count < length {
                     text += words[Int(nextRandom(&seed) % UInt64(words.count))] + " "
                 }
-                out += Array("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"\(text)\"}}\n\n".utf8)
+                out += Array(
+                    "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"\(text)\"}}\n\n"
+                        .utf8)
             }
             out += Array("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0 }\n\n".utf8)
-            out += Array("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1000}}\n\n".utf8)
+            out += Array(
+                "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1000}}\n\n"
+                    .utf8)
             out += Array("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n".utf8)
         }
         return out

@@ -183,15 +183,23 @@ struct Cast: Decodable {
         var characters: [Character]?
         var setting: String?
         var tone: Tone?
-        struct Character: Decodable { var name: String?; var role: Role?; var level: Int?; var description: String? }
+        struct Character: Decodable {
+            var name: String?
+            var role: Role?
+            var level: Int?
+            var description: String?
+        }
     }
 
     /// The schema a user would otherwise write.
     static let handWrittenSchema = JSONSchema.object([
-        .init("characters", .array(items: .object([
-            .init("name", .string()), .init("role", .string(enum: ["warrior", "mage", "thief", "bard"])),
-            .init("level", .integer()), .init("description", .string()),
-        ]))),
+        .init(
+            "characters",
+            .array(
+                items: .object([
+                    .init("name", .string()), .init("role", .string(enum: ["warrior", "mage", "thief", "bard"])),
+                    .init("level", .integer()), .init("description", .string()),
+                ]))),
         .init("setting", .string()),
         .init("tone", .string(enum: ["light", "dark"]), isRequired: false),
     ])

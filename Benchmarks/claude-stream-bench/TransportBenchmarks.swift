@@ -16,6 +16,7 @@ import ClaudeStreaming
 import ClaudeTransport
 import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,7 +34,8 @@ enum TransportBenchmarks {
         // Text is the judged workload; a mixed stream (thinking, web search,
         // cited text, tool input: the accumulator benchmark's generator, one
         // message at 4 MiB) shows a stream with more work per byte.
-        let workloads: [(kind: String, size: Int)] = context.quick
+        let workloads: [(kind: String, size: Int)] =
+            context.quick
             ? [("text", 1 << 20)] : [("text", 4 << 20), ("text", 16 << 20), ("mixed", 4 << 20)]
         var results: [BenchmarkResult] = []
         for (kind, size) in workloads {
@@ -50,7 +52,8 @@ enum TransportBenchmarks {
             func receive(streaming: Bool) {
                 let outcome = runBlocking { () -> Result<Int, TransportError> in
                     do throws(TransportError) {
-                        let final = streaming
+                        let final =
+                            streaming
                             ? try await client.send(request, onSnapshot: { blackHole($0) })
                             : try await client.send(request)
                         return .success(summary(final))
@@ -63,13 +66,15 @@ enum TransportBenchmarks {
             }
             var received = (bytes: 0, pieces: 0)
             // Alternated so that load from other processes hits all alike.
-            let (times, cpu) = measureAlternately(context, [
-                { receive(streaming: false) },
-                { receive(streaming: true) },
-                { blackHole(core(body)) },
-                { received = urlSessionAlone(url) },
-                { blackHole(core(body, snapshotPerChunk: true)) },
-            ])
+            let (times, cpu) = measureAlternately(
+                context,
+                [
+                    { receive(streaming: false) },
+                    { receive(streaming: true) },
+                    { blackHole(core(body)) },
+                    { received = urlSessionAlone(url) },
+                    { blackHole(core(body, snapshotPerChunk: true)) },
+                ])
             if received.bytes < body.count { failure = "URLSession alone received \(received.bytes) of \(body.count) bytes" }
             let labels = ["final snapshot", "every snapshot consumed", "core alone", "URLSession alone", "core, one snapshot per chunk"]
             var note = "transport \(kind) \(size >> 20) MiB, process CPU (user+sys) / wall, medians:"
@@ -93,16 +98,18 @@ enum TransportBenchmarks {
             }
             // The floor under the transport on this platform: URLSession
             // delivering the same body to a delegate that only counts it.
-            results.append(BenchmarkResult(
-                suite: "transport", name: "\(kind) \(size >> 20) MiB over loopback, URLSession alone (bytes counted, not parsed)",
-                bytes: body.count, seconds: times[3],
-                baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2]))
+            results.append(
+                BenchmarkResult(
+                    suite: "transport", name: "\(kind) \(size >> 20) MiB over loopback, URLSession alone (bytes counted, not parsed)",
+                    bytes: body.count, seconds: times[3],
+                    baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2]))
             // What the transport's delegate asks of the core: the newest
             // snapshot read once per piece instead of one kept per event.
-            results.append(BenchmarkResult(
-                suite: "transport", name: "\(kind) \(size >> 20) MiB, MessageAccumulator alone, one snapshot read per chunk (the delegate's way)",
-                bytes: body.count, seconds: times[4],
-                baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2]))
+            results.append(
+                BenchmarkResult(
+                    suite: "transport", name: "\(kind) \(size >> 20) MiB, MessageAccumulator alone, one snapshot read per chunk (the delegate's way)",
+                    bytes: body.count, seconds: times[4],
+                    baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: times[2]))
         }
         return results
     }
@@ -201,13 +208,19 @@ enum TransportBenchmarks {
         var out: [UInt8] = []
         out.reserveCapacity(target + 1024)
         func event(_ name: String, _ data: String) { out.append(contentsOf: "event: \(name)\ndata: \(data)\n\n".utf8) }
-        event("message_start", #"{"type":"message_start","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}"#)
+        event(
+            "message_start",
+            #"{"type":"message_start","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}"#
+        )
         event("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#)
         let words = ["stream ", "bytes ", "snapshot ", "delta ", "caf\\u00e9 ", "line\\n", "quote\\\" ", "value "]
         var index = 0
         while out.count < target {
             var text = ""
-            while text.utf8.count < 90 { text += words[index % words.count]; index += 1 }
+            while text.utf8.count < 90 {
+                text += words[index % words.count]
+                index += 1
+            }
             event("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""# + text + #""}}"#)
         }
         event("content_block_stop", #"{"type":"content_block_stop","index":0}"#)
@@ -316,7 +329,8 @@ final class BenchServer: Sendable {
             received.append(contentsOf: buffer[0..<count])
             if needed == .max, let end = headEnd(received) {
                 let head = String(decoding: received[0..<end], as: UTF8.self).lowercased()
-                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 needed = end + 4 + length
             }

@@ -51,20 +51,22 @@ public enum AWSEventStreamEncoder {
             payload += Array(#","p":""#.utf8) + (0..<padding).map { letters[$0 % letters.count] } + Array(#"""#.utf8)
         }
         payload += Array("}".utf8)
-        return message(headers: [
-            AWSEventStreamHeader(name: ":event-type", value: .string("chunk")),
-            AWSEventStreamHeader(name: ":content-type", value: .string("application/json")),
-            AWSEventStreamHeader(name: ":message-type", value: .string("event")),
-        ], payload: payload)
+        return message(
+            headers: [
+                AWSEventStreamHeader(name: ":event-type", value: .string("chunk")),
+                AWSEventStreamHeader(name: ":content-type", value: .string("application/json")),
+                AWSEventStreamHeader(name: ":message-type", value: .string("event")),
+            ], payload: payload)
     }
 
     /// A Bedrock exception message (`:message-type: exception`).
     public static func bedrockException(type: String, message: String) -> [UInt8] {
-        AWSEventStreamEncoder.message(headers: [
-            AWSEventStreamHeader(name: ":exception-type", value: .string(type)),
-            AWSEventStreamHeader(name: ":content-type", value: .string("application/json")),
-            AWSEventStreamHeader(name: ":message-type", value: .string("exception")),
-        ], payload: Array(#"{"message":"\#(message)"}"#.utf8))
+        AWSEventStreamEncoder.message(
+            headers: [
+                AWSEventStreamHeader(name: ":exception-type", value: .string(type)),
+                AWSEventStreamHeader(name: ":content-type", value: .string("application/json")),
+                AWSEventStreamHeader(name: ":message-type", value: .string("exception")),
+            ], payload: Array(#"{"message":"\#(message)"}"#.utf8))
     }
 
     /// Standard base64 with padding.
@@ -188,8 +190,9 @@ public enum AWSEventStreamReference {
                 headers.append(AWSEventStreamHeader(name: name, value: value))
                 i += length
             }
-            outcome.messages.append(AWSEventStreamMessage(
-                headers: headers, payload: Array(bytes[headersEnd..<(end - 4)]), streamOffset: start))
+            outcome.messages.append(
+                AWSEventStreamMessage(
+                    headers: headers, payload: Array(bytes[headersEnd..<(end - 4)]), streamOffset: start))
             start = end
         }
         return outcome

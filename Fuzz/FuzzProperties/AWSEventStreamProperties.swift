@@ -23,7 +23,8 @@ public enum AWSEventStreamFuzzProperty {
         let header = 5
         guard input.count > header else { return compare(Array(input), sizes: [1], limits: AWSEventStreamLimits()) }
         let selector = input[0]
-        let limits = selector & 2 == 0
+        let limits =
+            selector & 2 == 0
             ? AWSEventStreamLimits()
             : AWSEventStreamLimits(maxMessageBytes: 16 + Int(selector >> 2) * 4, maxHeaderBytes: Int(selector >> 4) * 3)
         let sizes = (1...4).map { Int(input[$0]) % 41 + 1 }
@@ -65,7 +66,8 @@ public enum AWSEventStreamFuzzProperty {
             AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: MessageAccumulatorOptions(allowsSequentialMessages: true))
         }
         if whole.messages != overSSE.messages || whole.last != overSSE.last || whole.snapshots != overSSE.snapshots
-            || (whole.error == nil) != (overSSE.error == nil) {
+            || (whole.error == nil) != (overSSE.error == nil)
+        {
             return "bedrock and SSE framing of the same events differ:\n\(whole)\nvs\n\(overSSE)"
         }
         return nil
@@ -81,10 +83,11 @@ public enum AWSEventStreamFuzzProperty {
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) where !line.contains(0x0D) {
             if line.first == UInt8(ascii: "!") {
                 allWrapped = false
-                body += AWSEventStreamEncoder.message(headers: [
-                    AWSEventStreamHeader(name: ":event-type", value: .string("chunk")),
-                    AWSEventStreamHeader(name: ":message-type", value: .string("event")),
-                ], payload: Array(line.dropFirst()))
+                body += AWSEventStreamEncoder.message(
+                    headers: [
+                        AWSEventStreamHeader(name: ":event-type", value: .string("chunk")),
+                        AWSEventStreamHeader(name: ":message-type", value: .string("event")),
+                    ], payload: Array(line.dropFirst()))
             } else {
                 body += AWSEventStreamEncoder.bedrockChunk(event: Array(line), padding: line.count % 7)
                 sse += Array("data: ".utf8) + line + [0x0A, 0x0A]

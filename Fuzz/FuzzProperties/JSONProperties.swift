@@ -106,7 +106,8 @@ public enum JSONFuzzProperty {
     /// Inputs where Foundation deliberately accepts more (see the header).
     public static func foundationIsLenient(_ document: UnsafeRawBufferPointer) -> Bool {
         if document.contains(0) || document.starts(with: [0xEF, 0xBB, 0xBF]) || document.starts(with: [0xFE, 0xFF])
-            || document.starts(with: [0xFF, 0xFE]) {
+            || document.starts(with: [0xFF, 0xFE])
+        {
             return true
         }
         // A comma followed (after whitespace) by a closing bracket.

@@ -16,7 +16,8 @@ public enum SSEFuzzProperty {
             return compare(stream: input, sizes: [1], limits: SSELimits())
         }
         let selector = input[0]
-        let limits = selector & 1 == 0
+        let limits =
+            selector & 1 == 0
             ? SSELimits()
             : SSELimits(maxLineBytes: Int(selector >> 1) % 48, maxEventBytes: Int(selector >> 3) % 64)
         let sizes = (1...4).map { Int(input[$0]) % 33 + 1 }

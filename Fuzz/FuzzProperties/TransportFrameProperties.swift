@@ -34,7 +34,8 @@ public enum TransportFrameFuzzProperty {
     /// Returns nil when the property holds, else a description of the failure.
     public static func check(_ input: UnsafeRawBufferPointer) -> String? {
         guard input.count >= 2 else { return nil }
-        let status = input[0] & 0x80 == 0
+        let status =
+            input[0] & 0x80 == 0
             ? statuses[Int(input[0]) % statuses.count]
             : (Int(input[0] & 0x7F) << 8 | Int(input[1])) % 1000
         let rest = Array(withKey(Array(input[2...])))
@@ -47,9 +48,11 @@ public enum TransportFrameFuzzProperty {
     /// The properties for one answer.
     public static func check(status: Int, headers: [String: String], body: [UInt8]) -> String? {
         let failure = HTTPFailure(status: status, headers: headers, body: body, redacting: [apiKey], now: now)
-        let shown = [failure.description, TransportError.http(failure).description, String(reflecting: failure),
-                     failure.message ?? "", failure.errorType ?? "", failure.requestID ?? "",
-                     failure.location ?? "", failure.contentType ?? ""]
+        let shown = [
+            failure.description, TransportError.http(failure).description, String(reflecting: failure),
+            failure.message ?? "", failure.errorType ?? "", failure.requestID ?? "",
+            failure.location ?? "", failure.contentType ?? "",
+        ]
         for text in shown {
             if let piece = keyPiece(in: text) {
                 return "a piece of the API key (\(piece.debugDescription)) leaks into \(text.debugDescription)"
@@ -77,9 +80,12 @@ public enum TransportFrameFuzzProperty {
         let text = String(decoding: body, as: UTF8.self)
         let redactor = SecretRedactor(secrets: [apiKey])
         let errors = [
-            MessageStreamError(kind: .apiError(APIErrorEvent(type: headers.keys.joined(), message: text,
-                                                             requestID: headers.values.joined(separator: " "))),
-                               eventIndex: 1, byteOffset: body.count, snapshot: nil),
+            MessageStreamError(
+                kind: .apiError(
+                    APIErrorEvent(
+                        type: headers.keys.joined(), message: text,
+                        requestID: headers.values.joined(separator: " "))),
+                eventIndex: 1, byteOffset: body.count, snapshot: nil),
             MessageStreamError(kind: .protocolViolation(text), eventIndex: nil, byteOffset: 0, snapshot: nil),
         ]
         for error in errors {
@@ -96,7 +102,8 @@ public enum TransportFrameFuzzProperty {
         let parsed = HTTPFailure.parseRetryAfter(value, now: now)
         if let parsed, !(parsed.isFinite && parsed >= 0) { return "retry-after \(value.debugDescription) read as \(parsed)" }
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        let decimal = !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2E }
+        let decimal =
+            !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2E }
             && trimmed.utf8.filter { $0 == 0x2E }.count <= 1 && trimmed != "."
         if decimal, let exact = Double(trimmed), parsed != exact {
             return "retry-after \(value.debugDescription) read as \(parsed.map { "\($0)" } ?? "nil"), expected \(exact)"

@@ -151,9 +151,11 @@ public struct FuzzTrip: Decodable, Equatable, Sendable {
         /// The complete value when every field (recursively) is present.
         var completed: FuzzTrip? {
             guard let destination, let nights, let rating, let booked, let heading, let tags,
-                  let days = days.flatMap(allCompleted(\.completed)) else { return nil }
-            return FuzzTrip(destination: destination, nights: nights, rating: rating, booked: booked,
-                            heading: heading, tags: tags, days: days)
+                let days = days.flatMap(allCompleted(\.completed))
+            else { return nil }
+            return FuzzTrip(
+                destination: destination, nights: nights, rating: rating, booked: booked,
+                heading: heading, tags: tags, days: days)
         }
 
         func isExtended(by later: Partial) -> Bool {

@@ -43,23 +43,24 @@ public struct AWSEventStreamError: Error, Sendable, Hashable, CustomStringConver
     /// `offset N: ` and the reason in words, e.g.
     /// `offset 57: header runs past the end of the header block`.
     public var description: String {
-        "offset \(offset): " + {
-            switch reason {
-            case .preludeChecksumMismatch(let declared, let computed):
-                "prelude CRC \(hexText(declared)) does not match computed \(hexText(computed))"
-            case .messageChecksumMismatch(let declared, let computed):
-                "message CRC \(hexText(declared)) does not match computed \(hexText(computed))"
-            case .totalLengthTooSmall(let total): "total length \(total) is below the 16-byte minimum"
-            case .headersLengthTooLarge(let headers, let total):
-                "headers length \(headers) does not fit in a message of \(total) bytes"
-            case .messageTooLarge(let length, let limit): "message of \(length) bytes exceeds the \(limit)-byte limit"
-            case .headersTooLarge(let length, let limit): "headers of \(length) bytes exceed the \(limit)-byte limit"
-            case .emptyHeaderName: "header with an empty name"
-            case .headerOverrun: "header runs past the end of the header block"
-            case .unknownHeaderValueType(let type): "unknown header value type \(type)"
-            case .truncatedMessage(let missing): "stream ended \(missing) bytes before the end of the message"
-            }
-        }()
+        "offset \(offset): "
+            + {
+                switch reason {
+                case .preludeChecksumMismatch(let declared, let computed):
+                    "prelude CRC \(hexText(declared)) does not match computed \(hexText(computed))"
+                case .messageChecksumMismatch(let declared, let computed):
+                    "message CRC \(hexText(declared)) does not match computed \(hexText(computed))"
+                case .totalLengthTooSmall(let total): "total length \(total) is below the 16-byte minimum"
+                case .headersLengthTooLarge(let headers, let total):
+                    "headers length \(headers) does not fit in a message of \(total) bytes"
+                case .messageTooLarge(let length, let limit): "message of \(length) bytes exceeds the \(limit)-byte limit"
+                case .headersTooLarge(let length, let limit): "headers of \(length) bytes exceed the \(limit)-byte limit"
+                case .emptyHeaderName: "header with an empty name"
+                case .headerOverrun: "header runs past the end of the header block"
+                case .unknownHeaderValueType(let type): "unknown header value type \(type)"
+                case .truncatedMessage(let missing): "stream ended \(missing) bytes before the end of the message"
+                }
+            }()
     }
 }
 

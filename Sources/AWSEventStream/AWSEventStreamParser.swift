@@ -266,9 +266,10 @@ public struct AWSEventStreamParser: Sendable {
             }
         }
         messagesDelivered += 1
-        onMessage(AWSEventStreamMessageView(
-            headerBytes: headers, payload: UnsafeRawBufferPointer(rebasing: message[headerEnd..<crcStart]),
-            streamOffset: streamOffset, totalLength: prelude.total))
+        onMessage(
+            AWSEventStreamMessageView(
+                headerBytes: headers, payload: UnsafeRawBufferPointer(rebasing: message[headerEnd..<crcStart]),
+                streamOffset: streamOffset, totalLength: prelude.total))
     }
 }
 

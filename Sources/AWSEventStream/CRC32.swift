@@ -53,11 +53,13 @@ public enum CRC32 {
             let b = UInt32(truncatingIfNeeded: w0 &>> 32)
             let c = UInt32(truncatingIfNeeded: w1)
             let d = UInt32(truncatingIfNeeded: w1 &>> 32)
-            let ab = table[15 &* 256 &+ Int(a & 0xFF)] ^ table[14 &* 256 &+ Int((a &>> 8) & 0xFF)]
+            let ab =
+                table[15 &* 256 &+ Int(a & 0xFF)] ^ table[14 &* 256 &+ Int((a &>> 8) & 0xFF)]
                 ^ table[13 &* 256 &+ Int((a &>> 16) & 0xFF)] ^ table[12 &* 256 &+ Int(a &>> 24)]
                 ^ table[11 &* 256 &+ Int(b & 0xFF)] ^ table[10 &* 256 &+ Int((b &>> 8) & 0xFF)]
                 ^ table[9 &* 256 &+ Int((b &>> 16) & 0xFF)] ^ table[8 &* 256 &+ Int(b &>> 24)]
-            let cd = table[7 &* 256 &+ Int(c & 0xFF)] ^ table[6 &* 256 &+ Int((c &>> 8) & 0xFF)]
+            let cd =
+                table[7 &* 256 &+ Int(c & 0xFF)] ^ table[6 &* 256 &+ Int((c &>> 8) & 0xFF)]
                 ^ table[5 &* 256 &+ Int((c &>> 16) & 0xFF)] ^ table[4 &* 256 &+ Int(c &>> 24)]
                 ^ table[3 &* 256 &+ Int(d & 0xFF)] ^ table[2 &* 256 &+ Int((d &>> 8) & 0xFF)]
                 ^ table[1 &* 256 &+ Int((d &>> 16) & 0xFF)] ^ table[Int(d &>> 24)]
@@ -68,7 +70,8 @@ public enum CRC32 {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             let low = UInt32(truncatingIfNeeded: word) ^ crc
             let high = UInt32(truncatingIfNeeded: word &>> 32)
-            crc = table[7 &* 256 &+ Int(low & 0xFF)]
+            crc =
+                table[7 &* 256 &+ Int(low & 0xFF)]
                 ^ table[6 &* 256 &+ Int((low &>> 8) & 0xFF)]
                 ^ table[5 &* 256 &+ Int((low &>> 16) & 0xFF)]
                 ^ table[4 &* 256 &+ Int(low &>> 24)]

@@ -51,6 +51,7 @@
 // never does, and a region's storage starts on a page boundary.
 
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -59,7 +59,10 @@ public struct AppendOnlyText: Sendable {
     /// longer than the inline form (copied when too far in to pack).
     @inlinable @inline(__always)
     package init(_slice storage: _AppendOnlyStorage<UInt8>?, start: Int, count: Int) {
-        guard let storage, count > 0 else { self.init(); return }
+        guard let storage, count > 0 else {
+            self.init()
+            return
+        }
         if count > _TextStorage.inlineCapacity, start <= Int(UInt32.max), count <= Int(UInt32.max) {
             self.init(_storage: .slice(storage, UInt64(start) << 32 | UInt64(count)))
             _checkInvariants()
@@ -159,7 +162,10 @@ public struct AppendOnlyText: Sendable {
     @usableFromInline
     mutating func _moveToOwnStorage(appending bytes: UnsafeBufferPointer<UInt8>) {
         var own = AppendOnlyArray<UInt8>()
-        withUTF8 { own.reserveCapacity($0.count + bytes.count); own.append(contentsOf: $0) }
+        withUTF8 {
+            own.reserveCapacity($0.count + bytes.count)
+            own.append(contentsOf: $0)
+        }
         own.append(contentsOf: bytes)
         _storage = .shared(own)
         _checkInvariants()
@@ -269,13 +275,23 @@ package func _completeCharacterPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> In
     var continuations = 0
     while i > 0 && continuations < 3 {
         let b = bytes[i - 1]
-        if b & 0xC0 == 0x80 { continuations += 1; i -= 1; continue }
+        if b & 0xC0 == 0x80 {
+            continuations += 1
+            i -= 1
+            continue
+        }
         let need: Int
-        if b < 0x80 { return n }
-        else if b & 0xE0 == 0xC0 { need = 1 }
-        else if b & 0xF0 == 0xE0 { need = 2 }
-        else if b & 0xF8 == 0xF0 { need = 3 }
-        else { return n }  // invalid lead byte: leave it to the decoder
+        if b < 0x80 {
+            return n
+        } else if b & 0xE0 == 0xC0 {
+            need = 1
+        } else if b & 0xF0 == 0xE0 {
+            need = 2
+        } else if b & 0xF8 == 0xF0 {
+            need = 3
+        } else {
+            return n
+        }  // invalid lead byte: leave it to the decoder
         return continuations < need ? i - 1 : n
     }
     return n

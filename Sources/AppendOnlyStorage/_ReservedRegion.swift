@@ -40,6 +40,7 @@
 // pages.
 
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -122,7 +123,8 @@ struct _ReservedRegion: @unchecked Sendable {
         let flags = MAP_PRIVATE | MAP_ANON | MAP_NORESERVE
         #endif
         guard let raw = mmap(nil, reserved, PROT_READ | PROT_WRITE, flags, -1, 0),
-              raw != UnsafeMutableRawPointer(bitPattern: -1) else {
+            raw != UnsafeMutableRawPointer(bitPattern: -1)
+        else {
             reservedBytesInUse.subtract(reserved, ordering: .relaxed)
             liveRegions.subtract(1, ordering: .relaxed)
             return nil

@@ -75,8 +75,10 @@ public struct RetryPolicy: Sendable {
 
     /// Up to `maxRetries` retries, waiting `retry-after` or `baseDelay * 2^retry`
     /// seconds (at most `maxDelay`), each reported to `onRetry` first.
-    public init(maxRetries: Int, baseDelay: Double = 1, maxDelay: Double = 30,
-                onRetry: (@Sendable (HTTPFailure, Double) -> Void)? = nil) {
+    public init(
+        maxRetries: Int, baseDelay: Double = 1, maxDelay: Double = 30,
+        onRetry: (@Sendable (HTTPFailure, Double) -> Void)? = nil
+    ) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay

@@ -1,5 +1,6 @@
 import ClaudeStreaming
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -41,8 +42,10 @@ public struct MessagesClient: Sendable {
     /// The complete message. With `onSnapshot`, each snapshot is handed to
     /// it as the message grows (newest only, see ``MessageSnapshotStream``);
     /// without, the consumer is woken only at the end.
-    public func send(_ request: MessageRequest,
-                     onSnapshot: ((MessageSnapshot) -> Void)? = nil) async throws(TransportError) -> MessageSnapshot {
+    public func send(
+        _ request: MessageRequest,
+        onSnapshot: ((MessageSnapshot) -> Void)? = nil
+    ) async throws(TransportError) -> MessageSnapshot {
         let stream = try stream(request)
         var last: MessageSnapshot?
         if let onSnapshot {
@@ -135,10 +138,11 @@ struct StreamDriver: Sendable {
         options.framing = configuration.endpoint.framing
         // A request with an output schema is answered in JSON: parse it as it streams.
         if encoded.structuredOutput, options.structuredOutput == .none { options.structuredOutput = .allTextBlocks }
-        let session = makeURLSession(delegate: StreamingDelegate(
-            channel: channel, options: options,
-            redactor: SecretRedactor(secrets: credentials.secretValues + (bearer.map { [$0] } ?? []) + signed),
-            maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
+        let session = makeURLSession(
+            delegate: StreamingDelegate(
+                channel: channel, options: options,
+                redactor: SecretRedactor(secrets: credentials.secretValues + (bearer.map { [$0] } ?? []) + signed),
+                maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
         guard let delegate = session.delegate as? StreamingDelegate else { return .failed(.network("no delegate")) }
         let task = session.dataTask(with: request)
         // The channel ends from delegate callbacks too: never wait there (see BoundedDelegateQueue).

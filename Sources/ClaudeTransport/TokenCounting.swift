@@ -1,9 +1,10 @@
 import ClaudeStreaming
 import Foundation
+public import IncrementalJSON
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-public import IncrementalJSON
 
 // `POST /v1/messages/count_tokens`: how many input tokens a request would
 // take, without running it. One plain (non-streamed) JSON exchange; the body
@@ -46,7 +47,8 @@ extension MessagesClient {
             throw .http(HTTPFailure(status: status, headers: headers, body: body, redactor: redactor, kind: encoded))
         }
         guard let json = try? JSONValue.parse(body),
-              let count = try? json["input_tokens"]?.numberValue?.int() else {
+            let count = try? json["input_tokens"]?.numberValue?.int()
+        else {
             throw .invalidResponse("the count_tokens answer has no integer input_tokens")
         }
         return TokenCount(inputTokens: count, json: json)

@@ -25,7 +25,10 @@ func classify(_ line: UnsafeRawBufferPointer) -> (field: Field, valueStart: Int)
     var colon = count
     var i = 0
     while i < count && i < 6 {
-        if line[i] == 0x3A { colon = i; break }
+        if line[i] == 0x3A {
+            colon = i
+            break
+        }
         i += 1
     }
     if colon == count && count > 6 {
@@ -168,7 +171,12 @@ extension SSEParser {
             if !saturated {
                 let (times10, o1) = result.multipliedReportingOverflow(by: 10)
                 let (sum, o2) = times10.addingReportingOverflow(digit)
-                if o1 || o2 { saturated = true; result = Int.max } else { result = sum }
+                if o1 || o2 {
+                    saturated = true
+                    result = Int.max
+                } else {
+                    result = sum
+                }
             }
         }
         pendingRetry = result
@@ -190,9 +198,10 @@ extension SSEParser {
                 // is touched (reading each through `withUnsafeBytes` cost a
                 // retain and a release of each array per event).
                 let type = eventTypeField.borrowed.map { UnsafeRawBufferPointer(rebasing: chunk[$0]) }
-                onEvent(SSEEventView(
-                    data: UnsafeRawBufferPointer(rebasing: chunk[dataRange]), eventType: hasType ? type : nil,
-                    lastEventID: UnsafeRawBufferPointer(start: nil, count: 0), retry: retry, streamOffset: lineEndOffset))
+                onEvent(
+                    SSEEventView(
+                        data: UnsafeRawBufferPointer(rebasing: chunk[dataRange]), eventType: hasType ? type : nil,
+                        lastEventID: UnsafeRawBufferPointer(start: nil, count: 0), retry: retry, streamOffset: lineEndOffset))
                 dataField.clear()
                 if eventTypeField.lineCount > 0 { eventTypeField.clear() }
                 pendingRetry = nil
@@ -202,9 +211,10 @@ extension SSEParser {
             dataField.withBytes(chunk) { data in
                 eventTypeField.withBytes(chunk) { type in
                     lastEventIDBytes.withUnsafeBytes { id in
-                        onEvent(SSEEventView(
-                            data: data, eventType: hasType ? type : nil, lastEventID: id,
-                            retry: retry, streamOffset: lineEndOffset))
+                        onEvent(
+                            SSEEventView(
+                                data: data, eventType: hasType ? type : nil, lastEventID: id,
+                                retry: retry, streamOffset: lineEndOffset))
                     }
                 }
             }

@@ -116,7 +116,8 @@ public struct SSEParser: Sendable {
                 start = streamStartOffset
             }
         }
-        let pending = dataField.lineCount > 0 || eventTypeField.lineCount > 0 || pendingRetry != nil
+        let pending =
+            dataField.lineCount > 0 || eventTypeField.lineCount > 0 || pendingRetry != nil
             || !lineBuffer.isEmpty || (bomState > 0 && bomState < 3)
         let discarded = pending && start >= 0 ? streamPosition - start : 0
         lineBuffer.removeAll(keepingCapacity: false)

@@ -36,7 +36,8 @@ struct CitationSources {
         let json = citation.json
         func int(_ key: String) -> Int? { try? json[key]?.numberValue?.int() }
         func string(_ key: String) -> String? { json[key]?.stringValue }
-        let document = "document \(citation.documentIndex.map(String.init) ?? "?")"
+        let document =
+            "document \(citation.documentIndex.map(String.init) ?? "?")"
             + (string("document_title").map { " \"\($0)\"" } ?? "")
         switch citation.kind {
         case "web_search_result_location":

@@ -36,7 +36,9 @@ struct EventStreamLines {
         let type = (try? JSONValue.parse(event))?["type"]?.stringValue.map { Array($0.utf8) }
         event.withUnsafeBytes { data in
             if let type {
-                type.withUnsafeBytes { EventsCommand.appendJSONLine(type: $0, data: data, id: UnsafeRawBufferPointer(start: nil, count: 0), retry: nil, to: &out) }
+                type.withUnsafeBytes {
+                    EventsCommand.appendJSONLine(type: $0, data: data, id: UnsafeRawBufferPointer(start: nil, count: 0), retry: nil, to: &out)
+                }
             } else {
                 EventsCommand.appendJSONLine(type: nil, data: data, id: UnsafeRawBufferPointer(start: nil, count: 0), retry: nil, to: &out)
             }

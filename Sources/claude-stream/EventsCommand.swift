@@ -57,27 +57,30 @@ enum EventsCommand {
         var events = 0
         var failure: EventsFailure?
         do throws(InputError) {
-            failure = try input.feedChunks(plan: options.plan, framing: options.framing, start: { framing in
-                if framing == .awsEventStream { eventStream = (AWSEventStreamParser(), EventStreamLines()) }
-            }, to: { (chunk) throws(EventsFailure) in
-                if eventStream != nil {
-                    try feedEventStream(chunk, into: &eventStream, events: &events, countOnly: options.countOnly) { line in
-                        writer.write(bytes: line)
+            failure = try input.feedChunks(
+                plan: options.plan, framing: options.framing,
+                start: { framing in
+                    if framing == .awsEventStream { eventStream = (AWSEventStreamParser(), EventStreamLines()) }
+                },
+                to: { (chunk) throws(EventsFailure) in
+                    if eventStream != nil {
+                        try feedEventStream(chunk, into: &eventStream, events: &events, countOnly: options.countOnly) { line in
+                            writer.write(bytes: line)
+                        }
+                        return
                     }
-                    return
-                }
-                do throws(SSEError) {
-                    try parser.feed(chunk) { event in
-                        events += 1
-                        guard !options.countOnly else { return }
-                        line.removeAll(keepingCapacity: true)
-                        appendJSONLine(event, to: &line)
-                        writer.write(bytes: line)
+                    do throws(SSEError) {
+                        try parser.feed(chunk) { event in
+                            events += 1
+                            guard !options.countOnly else { return }
+                            line.removeAll(keepingCapacity: true)
+                            appendJSONLine(event, to: &line)
+                            writer.write(bytes: line)
+                        }
+                    } catch {
+                        throw EventsFailure(description: error.description)
                     }
-                } catch {
-                    throw EventsFailure(description: error.description)
-                }
-            }, afterPiece: { writer.flush() })  // a live pipe sees each event as soon as its bytes arrived
+                }, afterPiece: { writer.flush() })  // a live pipe sees each event as soon as its bytes arrived
         } catch {
             writer.flush()
             CLIOutput.standardError("events: \(error.message)")

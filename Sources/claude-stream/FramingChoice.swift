@@ -68,7 +68,8 @@ struct FramingChoice {
     ) throws(E) {
         framing = detected
         start(detected)
-        let bytes = held, ends = chunkEnds
+        let bytes = held
+        let ends = chunkEnds
         held = []
         chunkEnds = []
         // withUnsafeBytes is rethrows (the error type would be lost), so the error is carried out.

@@ -50,17 +50,22 @@ enum ReplayCommand {
         }
         guard case .success(let (options, opened)) = started else { return started.exitStatus }
         var input = opened
-        var display = options.finalJSON
+        var display =
+            options.finalJSON
             ? ReplayDisplay(printer: FinalJSONPrinter()) : ReplayDisplay(live: LiveReplay(options, input: input))
         var accumulator = MessageAccumulator()
         var failure: MessageStreamError?
         do throws(InputError) {
-            failure = try input.feedChunks(plan: options.plan, framing: options.framing, start: { framing in
-                accumulator = MessageAccumulator(options: MessageAccumulatorOptions(
-                    allowsSequentialMessages: options.allowsSequential, framing: framing))
-            }, to: { (chunk) throws(MessageStreamError) in
-                try accumulator.feed(chunk) { display.show($0) }
-            }, afterPiece: { display.flush() })
+            failure = try input.feedChunks(
+                plan: options.plan, framing: options.framing,
+                start: { framing in
+                    accumulator = MessageAccumulator(
+                        options: MessageAccumulatorOptions(
+                            allowsSequentialMessages: options.allowsSequential, framing: framing))
+                },
+                to: { (chunk) throws(MessageStreamError) in
+                    try accumulator.feed(chunk) { display.show($0) }
+                }, afterPiece: { display.flush() })
         } catch {
             display.flush()
             CLIOutput.standardError("replay: \(error.message)")
@@ -72,8 +77,10 @@ enum ReplayCommand {
         guard let failure else { return display.end(note: nil, last: accumulator.snapshot) }
         if case .incomplete = failure.kind {
             if accumulator.eventCount == 0 {
-                let problem = input.problemWithoutEvents() ?? InputError(
-                    kind: .notEventStream, message: "\(input.name): not an event stream: no events in \(input.byteCount) bytes")
+                let problem =
+                    input.problemWithoutEvents()
+                    ?? InputError(
+                        kind: .notEventStream, message: "\(input.name): not an event stream: no events in \(input.byteCount) bytes")
                 CLIOutput.standardError("replay: \(problem.message)")
                 return problem.exitCode
             }

@@ -22,7 +22,8 @@ extension SnapshotRenderer {
 
     /// `→ name(input)`, or why the input could not be read.
     static func describeClientCall(_ call: ToolUseBlock) -> String {
-        let name = call.kind == .mcpToolUse
+        let name =
+            call.kind == .mcpToolUse
             ? "MCP \(call.start["server_name"]?.stringValue.map { $0 + "." } ?? "")\(call.name)" : call.name
         if let error = call.inputError { return "→ \(name): input is not valid JSON (\(error))" }
         return "→ \(name)(\(short(call.input, limit: 400)))"
@@ -31,7 +32,8 @@ extension SnapshotRenderer {
     static func describe(_ result: ToolResultBlock) -> String {
         if result.type == "mcp_tool_result" {
             let isError = result.start["is_error"]?.boolValue == true
-            let text = result.content?.arrayValue?.first(where: { $0["type"]?.stringValue == "text" })?["text"]?.stringValue
+            let text =
+                result.content?.arrayValue?.first(where: { $0["type"]?.stringValue == "text" })?["text"]?.stringValue
                 ?? result.content?.stringValue ?? ""
             return (isError ? "→ MCP error" : "→ MCP result") + (text.isEmpty ? "" : ": " + firstLine(text))
         }

@@ -150,8 +150,9 @@ struct SnapshotRenderer {
                 line("  " + Self.describe(result), at: index, note: " (result of \(result.toolUseID))")
             }
         case .fallback(let fallback):
-            line("↪ \(fallback.fromModel ?? "a model") declined; \(fallback.toModel ?? "another model") continued"
-                + (fallback.trigger.map { " (\(Self.short($0)))" } ?? ""), at: index, dimmed: true)
+            line(
+                "↪ \(fallback.fromModel ?? "a model") declined; \(fallback.toModel ?? "another model") continued"
+                    + (fallback.trigger.map { " (\(Self.short($0)))" } ?? ""), at: index, dimmed: true)
         case .redactedThinking:
             guard block.isComplete else { return false }
             line("[redacted thinking]", at: index, dimmed: true)

@@ -163,7 +163,10 @@ struct StreamInput {
     static func readAll(_ path: String) throws(InputError) -> [UInt8] {
         var input = try open(path)
         var bytes: [UInt8] = []
-        try input.readPieces { bytes.append(contentsOf: $0); return true }
+        try input.readPieces {
+            bytes.append(contentsOf: $0)
+            return true
+        }
         return bytes
     }
 

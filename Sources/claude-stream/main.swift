@@ -25,14 +25,18 @@ struct Subcommand {
 }
 
 let commands: [Subcommand] = [
-    Subcommand(name: "replay", summary: "render a recorded stream as it builds up (bundled recording without FILE, stdin with -)",
-               usage: ReplayCommand.usage, run: { ReplayCommand.run($0) }),
-    Subcommand(name: "events", summary: "one JSON line per event, SSE or Bedrock's event stream (stdin without FILE)",
-               usage: EventsCommand.usage, run: { EventsCommand.run($0) }),
-    Subcommand(name: "json", summary: "validate and print one JSON text (stdin without FILE)",
-               usage: JSONCommand.usage, run: { JSONCommand.run($0) }),
-    Subcommand(name: "chat", summary: "stream a real request (key from ANTHROPIC_API_KEY; --bedrock, --vertex)",
-               usage: ChatCommand.usage, run: { await ChatCommand.run($0) }),
+    Subcommand(
+        name: "replay", summary: "render a recorded stream as it builds up (bundled recording without FILE, stdin with -)",
+        usage: ReplayCommand.usage, run: { ReplayCommand.run($0) }),
+    Subcommand(
+        name: "events", summary: "one JSON line per event, SSE or Bedrock's event stream (stdin without FILE)",
+        usage: EventsCommand.usage, run: { EventsCommand.run($0) }),
+    Subcommand(
+        name: "json", summary: "validate and print one JSON text (stdin without FILE)",
+        usage: JSONCommand.usage, run: { JSONCommand.run($0) }),
+    Subcommand(
+        name: "chat", summary: "stream a real request (key from ANTHROPIC_API_KEY; --bedrock, --vertex)",
+        usage: ChatCommand.usage, run: { await ChatCommand.run($0) }),
 ]
 
 let usage = """

@@ -4,10 +4,11 @@
 // (every length from 8 up, every tail length, registers other than ~0) so a
 // CPU without it cannot make these pass vacuously.
 
-@testable import AWSEventStream
-import _CRC32Acceleration
 import FuzzProperties
 import Testing
+import _CRC32Acceleration
+
+@testable import AWSEventStream
 
 @Suite struct CRC32FoldingTests {
     /// The unreflected IEEE polynomial, x^32 + … + 1.
@@ -53,7 +54,8 @@ import Testing
         // 128 bits), then the reduction by 96 and 64 bits; one less than each
         // distance because a reflected product comes out a bit short. Then
         // Barrett's μ and P.
-        let expected = [575, 511, 447, 383, 319, 255, 191, 127, 95, 63].map { Self.reflected(Self.power($0)) }
+        let expected =
+            [575, 511, 447, 383, 319, 255, 191, 127, 95, 63].map { Self.reflected(Self.power($0)) }
             + [Self.reflected(Self.barrettQuotient()), Self.reflected(Self.polynomial)]
         #expect(constants == expected)
     }

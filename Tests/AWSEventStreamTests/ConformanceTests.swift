@@ -70,7 +70,10 @@ import Testing
             do throws(AWSEventStreamError) { try parser.feed(UnsafeRawBufferPointer(rebasing: raw[0..<12])) { _ in } } catch { thrown = error }
         }
         let error = try #require(thrown, "12 bytes of a corrupt prelude were accepted and waited on")
-        guard case .preludeChecksumMismatch = error.reason else { Issue.record("\(error)"); return }
+        guard case .preludeChecksumMismatch = error.reason else {
+            Issue.record("\(error)")
+            return
+        }
         #expect(error.offset == 8)
     }
 

@@ -45,7 +45,8 @@ import Testing
 
     @Test func largePayloadSplitAtEveryByte() {
         let payload = (0..<6000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        let stream = AWSEventStreamEncoder.message(headers: everyHeaderType, payload: payload)
+        let stream =
+            AWSEventStreamEncoder.message(headers: everyHeaderType, payload: payload)
             + AWSEventStreamEncoder.message(headers: [], payload: Array(payload.prefix(100)))
         let whole = decode(stream, sizes: [stream.count])
         #expect(whole.error == nil && whole.messages.count == 2 && whole.messages[0].payload == payload)
@@ -145,7 +146,8 @@ import Testing
         for cut in [5, 12, 30] {
             let outcome = decode(Array(Self.stream.prefix(cut)), sizes: [4])
             guard case .truncatedMessage(let missing) = outcome.error?.reason else {
-                Issue.record("cut \(cut): \(String(describing: outcome.error))"); continue
+                Issue.record("cut \(cut): \(String(describing: outcome.error))")
+                continue
             }
             #expect(missing == (cut < 12 ? 16 : Self.messageLengths[0]) - cut)
             #expect(outcome.error?.offset == 0)

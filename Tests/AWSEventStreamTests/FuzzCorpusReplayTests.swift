@@ -23,7 +23,8 @@ import Testing
         #expect(outcome.error == nil && outcome.messages.count == 2 && outcome.messages[0].headers.count == 10)
         let truncated = Array(try FuzzCorpus.bytes("aws-eventstream", "seeds/truncated"))
         guard case .truncatedMessage? = AWSEventStreamReference.decode(Array(truncated.dropFirst(5))).error?.reason else {
-            Issue.record("the truncated seed is not truncated"); return
+            Issue.record("the truncated seed is not truncated")
+            return
         }
     }
 

@@ -3,6 +3,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import AppendOnlyStorage
 
 /// Lets threads start a racing step together: each spins until all arrived.
@@ -303,7 +304,8 @@ final class StartingGate: Sendable {
                 // Other suites may hold regions too: the cap counts them all.
                 let regions = _ReservedRegion.liveRegions.load(ordering: .relaxed)
                 let bytes = _ReservedRegion.reservedBytesInUse.load(ordering: .relaxed)
-                atCap = regions == _ReservedRegion.maxLiveRegions
+                atCap =
+                    regions == _ReservedRegion.maxLiveRegions
                     || bytes + _ReservedRegion.minimumReservation > _ReservedRegion.maxReservedBytes
                 break
             }

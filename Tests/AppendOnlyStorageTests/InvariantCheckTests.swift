@@ -6,6 +6,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import AppendOnlyStorage
 
 @Suite struct InvariantCheckTests {
@@ -132,7 +133,8 @@ import Testing
     @Test func textSnapshotsCheckedOnOtherThreadsWhileOneWriterAppends() async {
         let (stream, continuation) = AsyncStream<AppendOnlyText>.makeStream(bufferingPolicy: .unbounded)
         let reader = Task.detached { () -> (checked: Int, broken: Int) in
-            var checked = 0, broken = 0
+            var checked = 0
+            var broken = 0
             var held: [AppendOnlyText] = []
             for await snapshot in stream {
                 held.append(snapshot)

@@ -27,15 +27,18 @@ private struct Interaction: Sendable, CustomTestStringConvertible {
 
 private func interactions() -> [Interaction] {
     guard let data = FileManager.default.contents(atPath: conversations.appendingPathComponent("manifest.json").path),
-          let manifest = try? JSONValue.parse(Array(data)).arrayValue else { return [] }
+        let manifest = try? JSONValue.parse(Array(data)).arrayValue
+    else { return [] }
     var found: [Interaction] = []
     for entry in manifest {
         let folder = entry["folder"]?.stringValue ?? ""
         let notes = (entry["replay_notes"]?.arrayValue ?? JSONArray()).compactMap(\.stringValue)
         for item in entry["items"]?.arrayValue ?? JSONArray() {
             guard let number = item["n"]?.stringValue, let replays = item["replays_response_of"]?.stringValue else { continue }
-            found.append(Interaction(folder: folder, number: number, replays: replays,
-                                     notes: notes.filter { $0.hasPrefix("\(number):") }))
+            found.append(
+                Interaction(
+                    folder: folder, number: number, replays: replays,
+                    notes: notes.filter { $0.hasPrefix("\(number):") }))
         }
     }
     return found
@@ -106,8 +109,9 @@ struct CorpusConversationTests {
             }
         }
         let history = before.map { turn in
-            ConversationTurn(role: turn["role"]?.stringValue == "assistant" ? .assistant : .user,
-                             content: [.verbatimBlocks(turn["content"] ?? .array([]))])
+            ConversationTurn(
+                role: turn["role"]?.stringValue == "assistant" ? .assistant : .user,
+                content: [.verbatimBlocks(turn["content"] ?? .array([]))])
         }
         let request = MessageRequest(model: ClaudeModel(id: "corpus", capabilities: .all), messages: history + transcript.messages)
         let sent = Array(try JSONValue.parse(try RequestEncoder.encode(request).body)["messages"]?.arrayValue ?? JSONArray())

@@ -86,10 +86,12 @@ struct Recipe: StructuredResponse, JSONSchemaAnnotated {
     }
 
     static var schemaAnnotations: JSONSchemaAnnotations {
-        JSONSchemaAnnotations("A recipe", keyedBy: CodingKeys.self, [
-            .title: "The dish",
-            .servings: .init("How many it feeds", .range(1...12)),
-            .steps: .init("In order", .minCount(1)),
-        ])
+        JSONSchemaAnnotations(
+            "A recipe", keyedBy: CodingKeys.self,
+            [
+                .title: "The dish",
+                .servings: .init("How many it feeds", .range(1...12)),
+                .steps: .init("In order", .minCount(1)),
+            ])
     }
 }

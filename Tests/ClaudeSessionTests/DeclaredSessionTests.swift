@@ -55,7 +55,10 @@ struct DeclaredSessionTests {
             var previous: [String: String] = [:]
             var partials = 0
             for try await step in session.streamResponse(to: "A Norwegian recipe", generating: Recipe.self) {
-                if let issue = step.issue { #expect(issue == .noOutputYet); continue }
+                if let issue = step.issue {
+                    #expect(issue == .noOutputYet)
+                    continue
+                }
                 let partial: PartialValue<Recipe> = try #require(step.partial)
                 let fields = recipeFields(partial)
                 for (key, old) in previous { #expect(fields[key]?.hasPrefix(old) == true, "\(key)") }
@@ -79,8 +82,12 @@ struct DeclaredSessionTests {
     @Test func theSessionStreamCollectsTheDeclaredType() async throws {
         try await withLoopbackServer { server in
             let tooMany = recipeJSON.replacingOccurrences(of: #""servings":4"#, with: #""servings":13"#)
-            try await server.script("collect-recipe", [.stream(textAnswerStream(recipeJSON, piece: 7), pieces: 11),
-                                                       .stream(textAnswerStream(tooMany, piece: 7))])
+            try await server.script(
+                "collect-recipe",
+                [
+                    .stream(textAnswerStream(recipeJSON, piece: 7), pieces: 11),
+                    .stream(textAnswerStream(tooMany, piece: 7)),
+                ])
             let session = ClaudeSession(model: .opus5, transport: server.client("collect-recipe"))
             let recipe = try await session.streamResponse(to: "A recipe", generating: Recipe.self).collect()
             #expect(recipe.course == .main && recipe.steps.count == 2)
@@ -88,7 +95,10 @@ struct DeclaredSessionTests {
                 _ = try await session.streamResponse(to: "A bigger one", generating: Recipe.self).collect()
                 Issue.record("collected 13 servings")
             } catch {
-                guard case .structuredOutput(.violatesSchema(let violations)) = error.kind else { Issue.record("\(error)"); return }
+                guard case .structuredOutput(.violatesSchema(let violations)) = error.kind else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(violations.map(\.path) == ["$.servings"])
             }
         }
@@ -103,7 +113,10 @@ struct DeclaredSessionTests {
                 _ = try await session.respond(to: "A feast", generating: Recipe.self)
                 Issue.record("accepted 40 servings")
             } catch {
-                guard case .structuredOutput(.violatesSchema(let violations)) = error.kind else { Issue.record("\(error)"); return }
+                guard case .structuredOutput(.violatesSchema(let violations)) = error.kind else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(violations.map(\.description) == ["$.servings: 40 is greater than 12"])
             }
         }
@@ -111,7 +124,12 @@ struct DeclaredSessionTests {
 
     @Test func theTransportStreamCollectsTheFinalValue() async throws {
         try await withLoopbackServer { server in
-            try await server.script("collect", [.stream(textAnswerStream(recipeJSON, piece: 6), pieces: 13), .status(529, #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)])
+            try await server.script(
+                "collect",
+                [
+                    .stream(textAnswerStream(recipeJSON, piece: 6), pieces: 13),
+                    .status(529, #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+                ])
             let request = MessageRequest(model: .opus5, messages: [.user("A recipe")], outputSchema: try Recipe.outputSchema)
             let client = server.client("collect")
             let recipe = try await client.stream(request, generating: PartialValue<Recipe>.self).collect(Recipe.self)
@@ -121,7 +139,10 @@ struct DeclaredSessionTests {
                 _ = try await overloaded.collect(Recipe.self)
                 Issue.record("collected from an overloaded answer")
             } catch {
-                guard case .streamFailed(let failure) = error else { Issue.record("\(error)"); return }
+                guard case .streamFailed(let failure) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(failure.description.contains("Overloaded"))
             }
         }
@@ -141,7 +162,10 @@ struct DeclaredSessionTests {
 
             let bodies = try await server.bodies("forecast")
             let schema = try #require(bodies.first?["tools"]?[0]?["input_schema"])
-            #expect(schema.compactJSON == #"{"type":"object","properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer","description":"Days ahead (at least 1 and at most 7)"}},"required":["city"],"additionalProperties":false}"#)
+            #expect(
+                schema.compactJSON
+                    == #"{"type":"object","properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer","description":"Days ahead (at least 1 and at most 7)"}},"required":["city"],"additionalProperties":false}"#
+            )
             // The second call broke a constraint the API does not enforce: the model is told, the tool never ran.
             let results = bodies.last?["messages"]?.arrayValue?.last?["content"]?.arrayValue ?? JSONArray()
             #expect(results.count == 2)
@@ -158,7 +182,10 @@ struct DeclaredSessionTests {
                 _ = try await session.respond(to: "x")
                 Issue.record("sent a request with an underivable tool schema")
             } catch {
-                guard case .structuredOutput(.schemaDerivation(let why)) = error.kind else { Issue.record("\(error)"); return }
+                guard case .structuredOutput(.schemaDerivation(let why)) = error.kind else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(why.path == "$.payload")
             }
             #expect(try await server.bodies("opaque").isEmpty)

@@ -60,7 +60,8 @@ private func streamDeclared<T: Decodable>(
                 Issue.record("snapshot \(decoded): \(key) disappeared", sourceLocation: sourceLocation)
                 continue
             }
-            #expect(new.hasPrefix(old), "snapshot \(decoded): \(key) went from \(old.debugDescription) to \(new.debugDescription)", sourceLocation: sourceLocation)
+            #expect(
+                new.hasPrefix(old), "snapshot \(decoded): \(key) went from \(old.debugDescription) to \(new.debugDescription)", sourceLocation: sourceLocation)
         }
         previous = partial
         previousFields = now
@@ -78,7 +79,8 @@ struct DeclaredTypeCorpusStreamingTests {
     @Test(arguments: [1, 7, 64])
     func outputFormatAnswer(chunk: Int) async throws {
         let (snapshots, cast, fields) = try await streamDeclared(
-            try recording("vercel-ai__anthropic-json-output-format.1.sse"), as: Cast.self, in: .text, chunk: chunk) { partial in
+            try recording("vercel-ai__anthropic-json-output-format.1.sse"), as: Cast.self, in: .text, chunk: chunk
+        ) { partial in
             var fields: [String: String] = [:]
             let characters: [PartialValue<Cast.Character>] = partial[Cast.CodingKeys.characters] ?? []
             for (index, character) in characters.enumerated() {
@@ -108,7 +110,8 @@ struct DeclaredTypeCorpusStreamingTests {
 
     @Test func complexObjectThroughATool() async throws {
         let (_, book, _) = try await streamDeclared(
-            try recording("fantasy__TestAnthropicObjectGeneration__claude-sonnet-4__complex_object_streaming.sse"), as: Book.self, in: .tool("Book")) { partial in
+            try recording("fantasy__TestAnthropicObjectGeneration__claude-sonnet-4__complex_object_streaming.sse"), as: Book.self, in: .tool("Book")
+        ) { partial in
             var fields: [String: String] = [:]
             fields["title"] = partial[Book.CodingKeys.title]
             let author: PartialValue<Book.Author>? = partial[Book.CodingKeys.author]
@@ -129,8 +132,10 @@ struct DeclaredTypeCorpusStreamingTests {
     ])
     func simpleObjectThroughATool(file: String) async throws {
         let (_, person, _) = try await streamDeclared(try recording(file), as: PersonCard.self, in: .tool("Person")) { partial in
-            ["name": partial[PersonCard.CodingKeys.name], "city": partial[PersonCard.CodingKeys.city],
-             "age": partial[PersonCard.CodingKeys.age, as: Int.self].map(String.init)].compactMapValues { $0 }
+            [
+                "name": partial[PersonCard.CodingKeys.name], "city": partial[PersonCard.CodingKeys.city],
+                "age": partial[PersonCard.CodingKeys.age, as: Int.self].map(String.init),
+            ].compactMapValues { $0 }
         }
         #expect(person.name == "Alice" && person.age == 30 && person.city == "Paris")
     }
@@ -150,11 +155,15 @@ struct DeclaredTypeCorpusStreamingTests {
     }
 
     @Test func otherToolsInputs() async throws {
-        let weather = try await streamDeclared(try recording("vercel-ai__anthropic-json-other-tool.1.sse"), as: LocationQuery.self,
-                                               in: .tool("weather")) { ["location": $0["location", as: String.self]].compactMapValues { $0 } }
+        let weather = try await streamDeclared(
+            try recording("vercel-ai__anthropic-json-other-tool.1.sse"), as: LocationQuery.self,
+            in: .tool("weather")
+        ) { ["location": $0["location", as: String.self]].compactMapValues { $0 } }
         #expect(weather.final.location == "San Francisco")
-        let search = try await streamDeclared(try recording("vercel-ai__anthropic-issue-15652-json-tool-parallel.sse"), as: DocumentQuery.self,
-                                              in: .tool("searchDocs")) { ["query": $0["query", as: String.self]].compactMapValues { $0 } }
+        let search = try await streamDeclared(
+            try recording("vercel-ai__anthropic-issue-15652-json-tool-parallel.sse"), as: DocumentQuery.self,
+            in: .tool("searchDocs")
+        ) { ["query": $0["query", as: String.self]].compactMapValues { $0 } }
         #expect(search.final.query == "alpha")
     }
 }
@@ -173,7 +182,8 @@ func textAnswerStream(_ json: String, piece size: Int, stopReason: String = "end
         let delta = JSONValue.object([("type", "content_block_delta"), ("index", 0), ("delta", .object([("type", "text_delta"), ("text", .string(piece))]))])
         return "event: content_block_delta\ndata: \(delta.compactJSON)\n\n"
     }.joined()
-    return #"event: message_start\#ndata: {"type":"message_start","message":{"id":"msg_r","type":"message","role":"assistant","content":[],"model":"claude-opus-5","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":9,"output_tokens":1}}}\#n\#n"#
+    return
+        #"event: message_start\#ndata: {"type":"message_start","message":{"id":"msg_r","type":"message","role":"assistant","content":[],"model":"claude-opus-5","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":9,"output_tokens":1}}}\#n\#n"#
         + #"event: content_block_start\#ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\#n\#n"#
         + deltas
         + #"event: content_block_stop\#ndata: {"type":"content_block_stop","index":0}\#n\#n"#
@@ -181,7 +191,8 @@ func textAnswerStream(_ json: String, piece size: Int, stopReason: String = "end
         + #"event: message_stop\#ndata: {"type":"message_stop"}\#n\#n"#
 }
 
-let recipeJSON = #"{"title":"Fårikål","course":"main","servings":4,"published":"2026-09-24T12:00:00Z","steps":[{"text":"Layer lamb and cabbage","minutes":10},{"text":"Simmer with peppercorns","minutes":150}]}"#
+let recipeJSON =
+    #"{"title":"Fårikål","course":"main","servings":4,"published":"2026-09-24T12:00:00Z","steps":[{"text":"Layer lamb and cabbage","minutes":10},{"text":"Simmer with peppercorns","minutes":150}]}"#
 
 func recipeFields(_ partial: PartialValue<Recipe>) -> [String: String] {
     var fields: [String: String] = [:]

@@ -16,10 +16,12 @@ private struct ExampleTrip: StructuredResponse, CodingKeyed, JSONSchemaAnnotated
     enum CodingKeys: String, CodingKey { case city, nights, highlights }
 
     static var schemaAnnotations: JSONSchemaAnnotations {
-        JSONSchemaAnnotations("A short trip", keyedBy: CodingKeys.self, [
-            .city: "City and country",
-            .nights: .init("Nights away", .range(1...14)),
-        ])
+        JSONSchemaAnnotations(
+            "A short trip", keyedBy: CodingKeys.self,
+            [
+                .city: "City and country",
+                .nights: .init("Nights away", .range(1...14)),
+            ])
     }
 }
 
@@ -57,11 +59,14 @@ private func articleLoop(client: MessagesClient, request: MessageRequest) async 
 
 @Suite struct DeclaringTypesOnceExampleTests {
     @Test func theArticlesSchemaIsTheDerivedOne() throws {
-        let shown = #"{"type":"object","description":"A short trip","properties":{"city":{"type":"string","description":"City and country"},"nights":{"type":"integer","description":"Nights away (at least 1 and at most 14)"},"highlights":{"type":"array","items":{"type":"string"}}},"required":["city","nights","highlights"],"additionalProperties":false}"#
+        let shown =
+            #"{"type":"object","description":"A short trip","properties":{"city":{"type":"string","description":"City and country"},"nights":{"type":"integer","description":"Nights away (at least 1 and at most 14)"},"highlights":{"type":"array","items":{"type":"string"}}},"required":["city","nights","highlights"],"additionalProperties":false}"#
         #expect(try ExampleTrip.outputSchema.compactJSON == shown)
-        #expect(try ExampleWeatherTool().inputSchema.compactJSON
-            == #"{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"],"additionalProperties":false}"#)
-        #expect(try Weather().inputSchema.compactJSON
-            == #"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}"#)
+        #expect(
+            try ExampleWeatherTool().inputSchema.compactJSON
+                == #"{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"],"additionalProperties":false}"#)
+        #expect(
+            try Weather().inputSchema.compactJSON
+                == #"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}"#)
     }
 }

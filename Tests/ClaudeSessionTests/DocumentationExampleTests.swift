@@ -20,8 +20,10 @@ private final class ScriptedTransport: MessageStreaming {
 
     var requests: [MessageRequest] { sent.withLock { $0 } }
 
-    func streamMessage(_ request: MessageRequest,
-                       onSnapshot: (@Sendable (MessageSnapshot) -> Void)?) async throws(TransportError) -> MessageSnapshot {
+    func streamMessage(
+        _ request: MessageRequest,
+        onSnapshot: (@Sendable (MessageSnapshot) -> Void)?
+    ) async throws(TransportError) -> MessageSnapshot {
         let index = sent.withLock { list in
             list.append(request)
             return list.count - 1
@@ -51,7 +53,7 @@ private final class ScriptedTransport: MessageStreaming {
         let entries = session.transcript.entries
         try #require(entries.count == 4)
         guard case .prompt = entries[0], case .response(let first) = entries[1], let call = first.toolCalls.first,
-              case .toolOutput(let output) = entries[2], case .response = entries[3]
+            case .toolOutput(let output) = entries[2], case .response = entries[3]
         else {
             Issue.record("entries out of order: \(entries)")
             return

@@ -4,8 +4,8 @@
 // a network are type-checked, not called; the offline parts run.
 
 import ClaudeSession
-import ClaudeTestSupport
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -29,16 +29,21 @@ private struct ReadmeParty: StructuredResponse {
 
 /// Type-checked only: these calls need a server.
 private func readmeTransportExample(key: String, schema: JSONSchema, weatherSchema: JSONSchema) async throws {
-    let client = MessagesClient(configuration: ClientConfiguration(
-        credentials: .apiKey(key),
-        idleTimeout: 60, overallTimeout: 600,
-        retryPolicy: RetryPolicy(maxRetries: 2)))
+    let client = MessagesClient(
+        configuration: ClientConfiguration(
+            credentials: .apiKey(key),
+            idleTimeout: 60, overallTimeout: 600,
+            retryPolicy: RetryPolicy(maxRetries: 2)))
     let request = MessageRequest(
         model: .opus5, messages: [.user("Hello")], system: "Be brief",
         effort: .high, outputSchema: schema.jsonValue,
         serverTools: [.webSearch(.init(allowedDomains: ["swift.org"], maxUses: 3))],
-        tools: [.client(ClientToolDefinition(name: "weather", description: "Current weather",
-                                             inputSchema: weatherSchema, strict: true))],
+        tools: [
+            .client(
+                ClientToolDefinition(
+                    name: "weather", description: "Current weather",
+                    inputSchema: weatherSchema, strict: true))
+        ],
         toolChoice: ToolChoice(.any, disableParallelToolUse: true),
         cacheControl: CacheControl(ttl: .oneHour))
     for try await snapshot in try client.stream(request) { _ = snapshot.text }
@@ -56,12 +61,14 @@ private func readmeSessionExample(client: any MessageStreaming, bytes: [UInt8]) 
     func print(_ text: String, terminator: String) { saved.text.withLock { $0 += text } }
 
     let setup = MessageRequest(model: .opus5, messages: [], systemBlocks: [SystemBlock("Be brief.", cacheControl: .ephemeral)])
-    let session = ClaudeSession(setup: setup, tools: [Weather()], configuration: SessionConfiguration(
-        maxTurns: 10,
-        onToolCalls: { round in round.calls.contains { $0.name == "weather" } ? .run : .stop },
-        onRoundCompleted: { round in try? save(round.transcript.jsonBytes()) }),    // after every complete round
+    let session = ClaudeSession(
+        setup: setup, tools: [Weather()],
+        configuration: SessionConfiguration(
+            maxTurns: 10,
+            onToolCalls: { round in round.calls.contains { $0.name == "weather" } ? .run : .stop },
+            onRoundCompleted: { round in try? save(round.transcript.jsonBytes()) }),  // after every complete round
         transport: client)
-    let answer = try await session.respond(to: "Weather in Paris?")              // runs the tool loop
+    let answer = try await session.respond(to: "Weather in Paris?")  // runs the tool loop
     for try await text in session.streamResponse(to: "And Rome?").textDeltas { print(text, terminator: "") }
     let party = try await session.respond(to: "Three characters", generating: ReadmeParty.self)
     let tokens = try await session.countTokens(prompt: [.text("And Oslo?")])
@@ -80,8 +87,9 @@ private final class SavedFiles: Sendable {
 
 struct ReadmeExampleTests {
     @Test func cloudEndpointsAndFramingAsWritten() throws {
-        let bedrock = MessagesClient(configuration: ClientConfiguration(credentials: .apiKey("bedrock-key-0123456789"))
-            .using(.bedrock(region: "us-east-1")))
+        let bedrock = MessagesClient(
+            configuration: ClientConfiguration(credentials: .apiKey("bedrock-key-0123456789"))
+                .using(.bedrock(region: "us-east-1")))
         let model = ClaudeModel.bedrock("us.anthropic.claude-opus-4-6-v1:0")
         #expect(model?.capabilities == ClaudeModel.opus4_6.capabilities)
         _ = bedrock

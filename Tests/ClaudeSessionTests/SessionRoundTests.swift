@@ -1,6 +1,6 @@
-import ClaudeTestSupport
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import IncrementalJSON
 import Synchronization
@@ -19,7 +19,10 @@ final class CallCounter: Sendable {
 }
 
 struct CountingTool: ClientTool {
-    struct Arguments: Decodable, Sendable { var a: Int; var b: Int }
+    struct Arguments: Decodable, Sendable {
+        var a: Int
+        var b: Int
+    }
     let counter: CallCounter
     var name: String { "add" }
     var description: String { "Adds two integers" }
@@ -98,8 +101,9 @@ private let done = StreamScript(id: "msg_done").text("Done.").end("end_turn")
     @Test func aNewPromptAnswersPendingCallsAsNotRunAndNeverRunsThem() async throws {
         let counter = CallCounter()
         let transport = FakeTransport([.stream(twoCalls), .stream(done)])
-        let session = ClaudeSession(setup: testSetup(), tools: [CountingTool(counter: counter)],
-                                    configuration: SessionConfiguration(maxTurns: 1), transport: transport)
+        let session = ClaudeSession(
+            setup: testSetup(), tools: [CountingTool(counter: counter)],
+            configuration: SessionConfiguration(maxTurns: 1), transport: transport)
         await #expect(throws: SessionError.self) { try await session.respond(to: "Add") }
         #expect(counter.value == 0)
         // The request a prompt would send is valid: the calls are answered as not run.
@@ -115,15 +119,19 @@ private let done = StreamScript(id: "msg_done").text("Done.").end("end_turn")
 
     @Test func underTheRefusePolicyAPromptWithPendingCallsThrows() async throws {
         let transport = FakeTransport([.stream(twoCalls)])
-        let session = ClaudeSession(setup: testSetup(), tools: [CountingTool(counter: CallCounter())],
-                                    configuration: SessionConfiguration(pendingCalls: .refuse, onToolCalls: { _ in .stop }),
-                                    transport: transport)
+        let session = ClaudeSession(
+            setup: testSetup(), tools: [CountingTool(counter: CallCounter())],
+            configuration: SessionConfiguration(pendingCalls: .refuse, onToolCalls: { _ in .stop }),
+            transport: transport)
         _ = try await session.respond(to: "Add")
         do throws(SessionError) {
             _ = try await session.respond(to: "Something else")
             Issue.record("a prompt went out with calls pending")
         } catch {
-            guard case .pendingToolCalls(let calls) = error.kind else { Issue.record("\(error)"); return }
+            guard case .pendingToolCalls(let calls) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(calls.map(\.id) == ["toolu_1", "toolu_2"])
             #expect(error.promptInTranscript == false)
         }
@@ -138,14 +146,18 @@ private let done = StreamScript(id: "msg_done").text("Done.").end("end_turn")
     @Test func turnLimitReportsTheRoundBeforeThrowing() async throws {
         let log = RoundLog()
         let transport = FakeTransport([.stream(twoCalls)])
-        let session = ClaudeSession(setup: testSetup(), tools: [CountingTool(counter: CallCounter())],
-                                    configuration: SessionConfiguration(maxTurns: 1, onRoundCompleted: { round in log.rounds.withLock { $0.append(round) } }),
-                                    transport: transport)
+        let session = ClaudeSession(
+            setup: testSetup(), tools: [CountingTool(counter: CallCounter())],
+            configuration: SessionConfiguration(maxTurns: 1, onRoundCompleted: { round in log.rounds.withLock { $0.append(round) } }),
+            transport: transport)
         do throws(SessionError) {
             _ = try await session.respond(to: "Add")
             Issue.record("expected the turn limit")
         } catch {
-            guard case .turnLimitReached(let turns, let pending) = error.kind else { Issue.record("\(error)"); return }
+            guard case .turnLimitReached(let turns, let pending) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(turns == 1)
             #expect(pending.count == 2)
             #expect(error.promptInTranscript)
@@ -167,14 +179,18 @@ private let done = StreamScript(id: "msg_done").text("Done.").end("end_turn")
             var description: String { "Notes how many run at once" }
             var inputSchema: JSONValue { JSONSchema.object([]).jsonValue }
             func call(_ arguments: Arguments) async throws -> ToolOutput {
-                box.running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                box.running.withLock {
+                    $0.now += 1
+                    $0.most = max($0.most, $0.now)
+                }
                 try await Task.sleep(for: .milliseconds(30))
                 box.running.withLock { $0.now -= 1 }
                 return .text("ok")
             }
         }
-        let session = ClaudeSession(setup: testSetup(), tools: [Shared(box: box)],
-                                    configuration: SessionConfiguration(maxConcurrentTools: 3), transport: transport)
+        let session = ClaudeSession(
+            setup: testSetup(), tools: [Shared(box: box)],
+            configuration: SessionConfiguration(maxConcurrentTools: 3), transport: transport)
         _ = try await session.respond(to: "Go")
         let most = box.running.withLock { $0.most }
         #expect(most <= 3)
@@ -183,7 +199,8 @@ private let done = StreamScript(id: "msg_done").text("Done.").end("end_turn")
     }
 
     @Test func toolDefinitionsFromTheSetupWinOverTheToolsOwn() async throws {
-        let given = ToolDefinition.client(ClientToolDefinition(name: "add", description: "from the file", inputSchemaJSON: .object([("type", .string("object"))])))
+        let given = ToolDefinition.client(
+            ClientToolDefinition(name: "add", description: "from the file", inputSchemaJSON: .object([("type", .string("object"))])))
         var setup = testSetup()
         setup.tools = [given]
         let transport = FakeTransport([.stream(done)])

@@ -1,6 +1,6 @@
-import ClaudeTestSupport
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import IncrementalJSON
 import Synchronization
@@ -79,7 +79,10 @@ private func session(_ answers: [FakeAnswer], _ configuration: SessionConfigurat
             _ = try await second.streamResponse(to: "Sum", generating: Sum.self).collect()
             Issue.record("decoded an answer without its field")
         } catch {
-            guard case .structuredOutput(let why) = error.kind else { Issue.record("\(error)"); return }
+            guard case .structuredOutput(let why) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect("\(why)".contains("sum"))
             #expect(error.promptInTranscript)
         }
@@ -92,7 +95,10 @@ private func session(_ answers: [FakeAnswer], _ configuration: SessionConfigurat
             _ = try await session.respond(to: "Add")
             Issue.record("expected the failure")
         } catch {
-            guard case .transport = error.kind else { Issue.record("\(error)"); return }
+            guard case .transport = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(error.promptInTranscript == false)
             #expect(error.partial == nil)
             #expect(error.round == 0)
@@ -106,7 +112,10 @@ private func session(_ answers: [FakeAnswer], _ configuration: SessionConfigurat
             for try await _ in session.streamResponse(to: "Add") {}
             Issue.record("expected the drop")
         } catch {
-            guard case .transport(.connectionLost) = error.kind else { Issue.record("\(error)"); return }
+            guard case .transport(.connectionLost) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(error.promptInTranscript)
             #expect(error.round == 1)
             #expect(error.partial?.text.hasPrefix("The sum") == true)
@@ -134,7 +143,8 @@ private func session(_ answers: [FakeAnswer], _ configuration: SessionConfigurat
 
     @Test func aRequestBreakingTheToolRulesIsRefusedBeforeTraffic() async throws {
         // A hand-trimmed history that opens with an orphan tool_result.
-        let body = #"{"model":"claude-opus-5","max_tokens":100,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_gone","content":"4"}]}]}"#
+        let body =
+            #"{"model":"claude-opus-5","max_tokens":100,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_gone","content":"4"}]}]}"#
         do throws(TranscriptError) {
             _ = try SessionTranscript(jsonBytes: Array(body.utf8))
             Issue.record("read a history that opens with an orphan tool_result")
@@ -148,7 +158,10 @@ private func session(_ answers: [FakeAnswer], _ configuration: SessionConfigurat
             _ = try await session.respond(to: [.toolResult(ToolResult(toolUseID: "toolu_gone", content: .text("4")))])
             Issue.record("sent an orphan tool_result")
         } catch {
-            guard case .invalidRequest(.orphanToolResult("toolu_gone", 0)) = error.kind else { Issue.record("\(error)"); return }
+            guard case .invalidRequest(.orphanToolResult("toolu_gone", 0)) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(error.promptInTranscript == false)
         }
         #expect(transport.requests.isEmpty)
@@ -162,15 +175,20 @@ private func session(_ answers: [FakeAnswer], _ configuration: SessionConfigurat
             _ = try await plain.countTokens(prompt: [.text("x")])
             Issue.record("counted without a counting transport")
         } catch {
-            guard case .tokenCountingUnsupported = error.kind else { Issue.record("\(error)"); return }
+            guard case .tokenCountingUnsupported = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
         }
     }
 }
 
 /// A transport that streams but cannot count.
 private struct PlainTransport: MessageStreaming {
-    func streamMessage(_ request: MessageRequest,
-                       onSnapshot: (@Sendable (MessageSnapshot) -> Void)?) async throws(TransportError) -> MessageSnapshot {
+    func streamMessage(
+        _ request: MessageRequest,
+        onSnapshot: (@Sendable (MessageSnapshot) -> Void)?
+    ) async throws(TransportError) -> MessageSnapshot {
         throw .network("not used")
     }
 }

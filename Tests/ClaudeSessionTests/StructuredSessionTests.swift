@@ -12,18 +12,31 @@ import Testing
 // before, and the complete type decodes at the end.
 
 struct Party: StructuredResponse {
-    struct Character: Decodable, Sendable, Equatable { var name: String; var `class`: String; var description: String }
+    struct Character: Decodable, Sendable, Equatable {
+        var name: String
+        var `class`: String
+        var description: String
+    }
     var characters: [Character]
 
     struct Partial: Decodable, Sendable {
-        struct Character: Decodable, Sendable { var name: String?; var `class`: String?; var description: String? }
+        struct Character: Decodable, Sendable {
+            var name: String?
+            var `class`: String?
+            var description: String?
+        }
         var characters: [Character]?
     }
 
     static var outputSchema: JSONValue {
-        JSONSchema.object([.init("characters", .array(items: .object([
-            .init("name", .string()), .init("class", .string()), .init("description", .string()),
-        ])))]).jsonValue
+        JSONSchema.object([
+            .init(
+                "characters",
+                .array(
+                    items: .object([
+                        .init("name", .string()), .init("class", .string()), .init("description", .string()),
+                    ])))
+        ]).jsonValue
     }
 }
 
@@ -114,7 +127,10 @@ struct StructuredSessionTests {
                 _ = try await session.respond(to: "x", generating: Wrong.self)
                 Issue.record("decoded a type that does not fit")
             } catch {
-                guard case .structuredOutput(.typeMismatch(let why)) = error.kind else { Issue.record("\(error)"); return }
+                guard case .structuredOutput(.typeMismatch(let why)) = error.kind else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(why.contains("heroes"))
                 #expect(error.transcript.responses.count == 1)
             }

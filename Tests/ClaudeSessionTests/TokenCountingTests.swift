@@ -12,10 +12,12 @@ import Testing
 struct TokenCountingTests {
     @Test func countsTheNextRequest() async throws {
         try await withLoopbackServer { server in
-            try await server.script("count", [
-                ScriptedAnswer(json: ["body": #"{"input_tokens":1234}"#, "content_type": "application/json"]),
-                .status(400, #"{"type":"error","error":{"type":"invalid_request_error","message":"bad tool"}}"#),
-            ])
+            try await server.script(
+                "count",
+                [
+                    ScriptedAnswer(json: ["body": #"{"input_tokens":1234}"#, "content_type": "application/json"]),
+                    .status(400, #"{"type":"error","error":{"type":"invalid_request_error","message":"bad tool"}}"#),
+                ])
             let client = server.client("count")
             let session = ClaudeSession(model: .opus5, system: "Be brief.", tools: [AddTool()], transport: client)
             let request = try session.nextRequest(prompt: [.text("How long is this?")])

@@ -24,7 +24,10 @@ import Testing
             _ = try await session.respond(to: "count")
             Issue.record("expected the turn limit")
         } catch {
-            guard case .turnLimitReached(let turns, let pending) = error.kind else { Issue.record("\(error)"); return }
+            guard case .turnLimitReached(let turns, let pending) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(turns == 2)
             #expect(pending.map(\.id) == ["toolu_2"])
             #expect(error.transcript.responses.count == 2)
@@ -48,7 +51,10 @@ import Testing
             _ = try await session.respond(to: "go")
             Issue.record("expected the turn limit")
         } catch {
-            guard case .turnLimitReached(1, let pending) = error.kind else { Issue.record("\(error)"); return }
+            guard case .turnLimitReached(1, let pending) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(pending.isEmpty)
             #expect(error.promptInTranscript)
         }
@@ -87,7 +93,10 @@ import Testing
             _ = try await session.respond(to: "two")
             Issue.record("a second call ran beside the first")
         } catch {
-            guard case .busy = error.kind else { Issue.record("\(error)"); return }
+            guard case .busy = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
         }
         #expect(throws: SessionError.self) { try session.answerPendingCalls(reason: "busy") }
         first.cancel()

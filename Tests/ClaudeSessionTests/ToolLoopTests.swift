@@ -16,7 +16,10 @@ import Testing
 // alone is tested in-process (ToolLoopLogicTests).
 
 struct AddTool: ClientTool {
-    struct Arguments: Decodable, Sendable { var a: Int; var b: Int }
+    struct Arguments: Decodable, Sendable {
+        var a: Int
+        var b: Int
+    }
     var name: String { "add" }
     var description: String { "Adds two integers" }
     var inputSchema: JSONValue {
@@ -92,9 +95,10 @@ struct ToolLoopTests {
             let paused = StreamScript(id: "msg_2").text("Still working").end("pause_turn")
             let done = StreamScript(id: "msg_3", model: "claude-sonnet-5").text("The answer is 42.").end("end_turn", outputTokens: 7)
             try await server.script("loop", [.stream(first, pieces: 7), .stream(paused), .stream(done)])
-            let session = ClaudeSession(model: .opus5, system: "Be exact.",
-                                        tools: [AddTool(), FailingTool(), MeetTool(rendezvous: Rendezvous())],
-                                        transport: server.client("loop"))
+            let session = ClaudeSession(
+                model: .opus5, system: "Be exact.",
+                tools: [AddTool(), FailingTool(), MeetTool(rendezvous: Rendezvous())],
+                transport: server.client("loop"))
             let response = try await session.respond(to: "What is 40 + 2?")
             #expect(response.text == "The answer is 42.")
             #expect(response.requests == 3)
@@ -137,12 +141,14 @@ struct ToolLoopTests {
             let hello = StreamScript().text("Hello!").end("end_turn")
             let long = StreamScript().text("This answer is cut ", "in the middle of a block").end("end_turn")
             let fine = StreamScript().text("Recovered").end("end_turn")
-            try await server.script("faults", [
-                .stream(hello),
-                .status(429, #"{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}"#, headers: ["retry-after": "3"]),
-                .dropped(long, after: long.utf8.count / 2),
-                .stream(fine),
-            ])
+            try await server.script(
+                "faults",
+                [
+                    .stream(hello),
+                    .status(429, #"{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}"#, headers: ["retry-after": "3"]),
+                    .dropped(long, after: long.utf8.count / 2),
+                    .stream(fine),
+                ])
             let session = ClaudeSession(model: .opus5, transport: server.client("faults"))
             _ = try await session.respond(to: "Hi")
             let before = session.transcript
@@ -150,7 +156,10 @@ struct ToolLoopTests {
                 _ = try await session.respond(to: "second")
                 Issue.record("expected a 429")
             } catch {
-                guard case .transport(let transport) = error.kind else { Issue.record("\(error)"); return }
+                guard case .transport(let transport) = error.kind else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(transport.httpFailure?.status == 429)
                 #expect(error.transcript == before)
             }
@@ -158,7 +167,10 @@ struct ToolLoopTests {
                 _ = try await session.respond(to: "third")
                 Issue.record("expected a dropped stream")
             } catch {
-                guard case .transport = error.kind else { Issue.record("\(error)"); return }
+                guard case .transport = error.kind else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(error.transcript == before)
             }
             #expect(session.transcript == before)

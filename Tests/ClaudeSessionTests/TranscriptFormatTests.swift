@@ -1,6 +1,6 @@
-import ClaudeTestSupport
 import ClaudeSession
 import ClaudeStreaming
+import ClaudeTestSupport
 import ClaudeTransport
 import Foundation
 import IncrementalJSON
@@ -118,7 +118,8 @@ private func nested(_ depth: Int) -> String { String(repeating: "[", count: dept
     }
 
     @Test func aBodyEndingInAToolCallResumesByRunningIt() async throws {
-        let body = #"{"model":"claude-opus-5","messages":[{"role":"user","content":"1+2?"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_p","name":"add","input":{"a":1,"b":2}}]}]}"#
+        let body =
+            #"{"model":"claude-opus-5","messages":[{"role":"user","content":"1+2?"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_p","name":"add","input":{"a":1,"b":2}}]}]}"#
         let transcript = try SessionTranscript(jsonBytes: Array(body.utf8))
         #expect(transcript.pendingToolCalls.map(\.id) == ["toolu_p"])
         let counter = CallCounter()
@@ -148,7 +149,10 @@ private func nested(_ depth: Int) -> String { String(repeating: "[", count: dept
             #expect(restored.pendingToolCalls.map(\.id) == ["toolu_deep"])
         } catch {
             // Refused: only for nesting the reader would refuse too, and never for what the parser accepted.
-            guard case .tooDeep(let depth, _) = error.kind else { Issue.record("\(error)"); return }
+            guard case .tooDeep(let depth, _) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(depth > SessionTranscript.maxDepth)
             #expect(message.content.first.map { if case .toolUse(let call) = $0 { call.inputError != nil } else { false } } == true)
         }
@@ -165,7 +169,10 @@ private func nested(_ depth: Int) -> String { String(repeating: "[", count: dept
             _ = try transcript.jsonBytes()
             Issue.record("wrote what the reader refuses")
         } catch {
-            guard case .tooDeep(let depth, let offset) = error.kind else { Issue.record("\(error)"); return }
+            guard case .tooDeep(let depth, let offset) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(depth == SessionTranscript.maxDepth + 1)
             #expect(offset > 0 && error.offset == offset)
         }
@@ -174,14 +181,20 @@ private func nested(_ depth: Int) -> String { String(repeating: "[", count: dept
             _ = try SessionTranscript(jsonBytes: Array(file.utf8))
             Issue.record("read nesting beyond the limit")
         } catch {
-            guard case .notJSON(let parse) = error.kind else { Issue.record("\(error)"); return }
+            guard case .notJSON(let parse) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(parse.offset > 40)
         }
     }
 
     @Test func aFileThatIsNotATranscriptSaysWhere() {
         func failure(_ text: String) -> TranscriptError? {
-            do throws(TranscriptError) { _ = try SessionTranscript(jsonBytes: Array(text.utf8)); return nil } catch { return error }
+            do throws(TranscriptError) {
+                _ = try SessionTranscript(jsonBytes: Array(text.utf8))
+                return nil
+            } catch { return error }
         }
         // A conversation under the wrong shape is refused, never read as empty.
         let wrongShape = failure(#"{"model":"m","messages":{"role":"user","content":"precious"}}"#)
@@ -191,14 +204,18 @@ private func nested(_ depth: Int) -> String { String(repeating: "[", count: dept
         #expect(failure(cut)?.offset == cut.utf8.count)  // where the input ended, unfinished
         #expect(failure("[1]")?.kind == .notARequestBody(RequestBodyError(path: "", reason: "a request body is a JSON object")))
         #expect(failure(#"{"messages":[]}"#)?.kind == .notARequestBody(RequestBodyError(path: "model", reason: "missing")))
-        #expect(failure(#"{"model":"m","messages":[{"role":"robot","content":"a"}]}"#)?.kind
-            == .notARequestBody(RequestBodyError(path: "messages[0].role", reason: "\"user\" or \"assistant\" expected")))
-        #expect(failure(#"{"model":"m","messages":[{"role":"user","content":[{"text":"no type"}]}]}"#)?.kind
-            == .notARequestBody(RequestBodyError(path: "messages[0].content[0]", reason: "a block is an object with a string type")))
-        #expect(failure(#"{"model":"m","messages":[],"session_metadata":{"responses":[{"message":7}]}}"#)?.kind
-            == .invalidMetadata(path: ".responses[0].message", reason: "not the index of an assistant turn in messages"))
+        #expect(
+            failure(#"{"model":"m","messages":[{"role":"robot","content":"a"}]}"#)?.kind
+                == .notARequestBody(RequestBodyError(path: "messages[0].role", reason: "\"user\" or \"assistant\" expected")))
+        #expect(
+            failure(#"{"model":"m","messages":[{"role":"user","content":[{"text":"no type"}]}]}"#)?.kind
+                == .notARequestBody(RequestBodyError(path: "messages[0].content[0]", reason: "a block is an object with a string type")))
+        #expect(
+            failure(#"{"model":"m","messages":[],"session_metadata":{"responses":[{"message":7}]}}"#)?.kind
+                == .invalidMetadata(path: ".responses[0].message", reason: "not the index of an assistant turn in messages"))
         // A call answered by more user text instead of its result.
-        let unanswered = #"{"model":"m","messages":[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_u","name":"add","input":{}}]},{"role":"user","content":"next"}]}"#
+        let unanswered =
+            #"{"model":"m","messages":[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_u","name":"add","input":{}}]},{"role":"user","content":"next"}]}"#
         #expect(failure(unanswered)?.kind == .breaksToolRules(.unansweredToolUse(toolUseID: "toolu_u", turn: 1)))
     }
 }

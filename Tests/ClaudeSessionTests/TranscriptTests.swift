@@ -17,7 +17,9 @@ private let opaqueResponse = StreamScript(id: "msg_opaque")
     .block(#"{"type":"redacted_thinking","data":"ENCRYPTED/+=="}"#)
     .text("Searching.")
     .block(#"{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"swift"},"caller":{"type":"direct"}}"#)
-    .block(#"{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","url":"https://swift.org","title":"Swift","encrypted_content":"Eo8E+zz==","page_age":null}]}"#)
+    .block(
+        #"{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","url":"https://swift.org","title":"Swift","encrypted_content":"Eo8E+zz==","page_age":null}]}"#
+    )
     .block(#"{"type":"fallback","from":{"model":"claude-opus-5"},"to":{"model":"claude-sonnet-5"},"trigger":{"type":"refusal"}}"#)
     .block(#"{"type":"x_future_block","weight":1.50,"big":12345678901234567890123,"z":{"b":1,"a":2}}"#)
     .toolUse("toolu_1", "add", #"{"a":1,"b":2}"#, extra: #","caller":{"type":"code_execution_20250825","tool_id":"srvtoolu_9"}"#)
@@ -44,8 +46,10 @@ struct TranscriptTests {
                 let body = request["body"]?.stringValue ?? ""
                 #expect(body.contains(#"{"role":"assistant","content":\#(original)}"#))
             }
-            for opaque in ["EqQBCgIYAhIM+/opaque==", "ENCRYPTED/+==", "Eo8E+zz==", #""weight":1.50"#,
-                           "12345678901234567890123", #""z":{"b":1,"a":2}"#, #""caller":{"type":"code_execution_20250825","tool_id":"srvtoolu_9"}"#] {
+            for opaque in [
+                "EqQBCgIYAhIM+/opaque==", "ENCRYPTED/+==", "Eo8E+zz==", #""weight":1.50"#,
+                "12345678901234567890123", #""z":{"b":1,"a":2}"#, #""caller":{"type":"code_execution_20250825","tool_id":"srvtoolu_9"}"#,
+            ] {
                 #expect(original.contains(opaque), "\(opaque)")
             }
             // Both sessions built the same messages up to the new prompt.
@@ -62,13 +66,14 @@ struct TranscriptTests {
             let session = ClaudeSession(model: .opus5, tools: [AddTool()], transport: server.client("segments"))
             _ = try await session.respond(to: "Add")
             let entry = try #require(session.transcript.responses.first)
-            #expect(entry.segments == [
-                .thinking("Let me think"), .redactedThinking, .text("Searching."),
-                .serverToolActivity(id: "srvtoolu_1", name: "web_search", input: RawJSON(.object([("query", .string("swift"))]))),
-                .serverToolResult(toolUseID: "srvtoolu_1", type: "web_search_tool_result"),
-                .handover(fromModel: "claude-opus-5", toModel: "claude-sonnet-5"),
-                .other(type: "x_future_block"), .toolCall(id: "toolu_1", name: "add"),
-            ])
+            #expect(
+                entry.segments == [
+                    .thinking("Let me think"), .redactedThinking, .text("Searching."),
+                    .serverToolActivity(id: "srvtoolu_1", name: "web_search", input: RawJSON(.object([("query", .string("swift"))]))),
+                    .serverToolResult(toolUseID: "srvtoolu_1", type: "web_search_tool_result"),
+                    .handover(fromModel: "claude-opus-5", toModel: "claude-sonnet-5"),
+                    .other(type: "x_future_block"), .toolCall(id: "toolu_1", name: "add"),
+                ])
             #expect(entry.model == "claude-sonnet-5")
             #expect(entry.requestedModel == "claude-opus-5")
             #expect(entry.handovers == [Handover(contentIndex: 5, fromModel: "claude-opus-5", toModel: "claude-sonnet-5")])

@@ -3,11 +3,12 @@
 // and the position it reports for a byte outside the alphabet wherever it
 // is and whatever its value.
 
-import _Base64Acceleration
-@testable import ClaudeStreaming
 import Foundation
 import FuzzProperties
 import Testing
+import _Base64Acceleration
+
+@testable import ClaudeStreaming
 
 @Suite struct Base64DecodingTests {
     @Test func decodesLikeFoundationAtEveryLength() {
@@ -106,7 +107,8 @@ import Testing
                 // holding '=', or whose 32-byte store would not fit.
                 var expected = 0
                 while text.count - expected >= 32, capacity - expected / 4 * 3 >= 32,
-                      !text[expected..<(expected + 32)].contains(UInt8(ascii: "=")) { expected += 32 }
+                    !text[expected..<(expected + 32)].contains(UInt8(ascii: "="))
+                { expected += 32 }
                 #expect(consumed == expected, "length \(length) capacity \(capacity)")
                 #expect(Array(out.prefix(consumed / 4 * 3)) == Array(bytes.prefix(consumed / 4 * 3)), "length \(length)")
             }

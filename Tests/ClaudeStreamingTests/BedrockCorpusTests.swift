@@ -19,9 +19,10 @@ enum BedrockCorpus {
     /// Manifest entries of the recordings of `kind` (`bedrock-…` or `vertex-…`).
     static func recordings(_ prefix: String) -> [[String: Any]] {
         guard let root,
-              let data = try? Data(contentsOf: root.appendingPathComponent("manifest.json")),
-              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let recorded = manifest["recorded"] as? [[String: Any]] else { return [] }
+            let data = try? Data(contentsOf: root.appendingPathComponent("manifest.json")),
+            let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let recorded = manifest["recorded"] as? [[String: Any]]
+        else { return [] }
         return recorded.filter { ($0["kind"] as? String)?.hasPrefix(prefix) == true }
     }
 
@@ -104,7 +105,10 @@ let bedrockOptions = MessageAccumulatorOptions(allowsSequentialMessages: true, f
         for message in AWSEventStreamReference.decode(body).messages {
             var headers: [String: String] = [:]
             for header in message.headers {
-                guard case .string(let value) = header.value else { Issue.record("\(header.name) is not a string"); continue }
+                guard case .string(let value) = header.value else {
+                    Issue.record("\(header.name) is not a string")
+                    continue
+                }
                 headers[header.name] = value
             }
             #expect(headerSets.contains(headers), "headers \(headers)")
@@ -119,11 +123,13 @@ let bedrockOptions = MessageAccumulatorOptions(allowsSequentialMessages: true, f
         let api = entry["anthropic_api"] as? [String] ?? []
         if api == ["text-completions"] {
             guard case .legacyTextCompletions? = overBedrock.error?.kind else {
-                Issue.record("legacy stream ended with \(String(describing: overBedrock.error))"); return
+                Issue.record("legacy stream ended with \(String(describing: overBedrock.error))")
+                return
             }
         } else if entry["ends_with_message_stop"] as? Bool == false {
             guard case .incomplete? = overBedrock.error?.kind else {
-                Issue.record("unfinished stream ended with \(String(describing: overBedrock.error))"); return
+                Issue.record("unfinished stream ended with \(String(describing: overBedrock.error))")
+                return
             }
             #expect(overBedrock.last != nil)
         } else {
@@ -167,4 +173,3 @@ let bedrockOptions = MessageAccumulatorOptions(allowsSequentialMessages: true, f
         #expect(framingIndependentSummary(overBedrock) == framingIndependentSummary(overSSE))
     }
 }
-

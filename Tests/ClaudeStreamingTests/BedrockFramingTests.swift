@@ -4,11 +4,12 @@
 // chunk sizes 1, 2, 3, 7, 64 and random by `runStream`.
 
 import AWSEventStream
-@testable import ClaudeStreaming
 import ClaudeTestSupport
 import Foundation
 import FuzzProperties
 import Testing
+
+@testable import ClaudeStreaming
 
 private typealias F = StreamFixture
 
@@ -17,15 +18,18 @@ private func bedrock(_ events: [String], padding: Int = 5) -> [UInt8] {
 }
 
 private func chunk(payload: String) -> [UInt8] {
-    AWSEventStreamEncoder.message(headers: [
-        AWSEventStreamHeader(name: ":event-type", value: .string("chunk")),
-        AWSEventStreamHeader(name: ":content-type", value: .string("application/json")),
-        AWSEventStreamHeader(name: ":message-type", value: .string("event")),
-    ], payload: Array(payload.utf8))
+    AWSEventStreamEncoder.message(
+        headers: [
+            AWSEventStreamHeader(name: ":event-type", value: .string("chunk")),
+            AWSEventStreamHeader(name: ":content-type", value: .string("application/json")),
+            AWSEventStreamHeader(name: ":message-type", value: .string("event")),
+        ], payload: Array(payload.utf8))
 }
 
-private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.text(0, "lo"), F.stop(0), F.messageDelta(),
-    #"{"type":"message_stop","amazon-bedrock-invocationMetrics":{"inputTokenCount":10,"outputTokenCount":42,"invocationLatency":511,"firstByteLatency":302}}"#]
+private let simpleEvents = [
+    F.messageStart, F.textStart(0), F.text(0, "Hel"), F.text(0, "lo"), F.stop(0), F.messageDelta(),
+    #"{"type":"message_stop","amazon-bedrock-invocationMetrics":{"inputTokenCount":10,"outputTokenCount":42,"invocationLatency":511,"firstByteLatency":302}}"#,
+]
 
 @Suite struct BedrockFramingTests {
     @Test func simpleStreamMatchesSSE() throws {
@@ -36,8 +40,10 @@ private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.
         #expect(framingIndependentSummary(overBedrock) == framingIndependentSummary(overSSE))
     }
 
-    @Test(arguments: ["throttlingException", "modelStreamErrorException", "validationException",
-                      "internalServerException", "serviceUnavailableException", "modelTimeoutException"])
+    @Test(arguments: [
+        "throttlingException", "modelStreamErrorException", "validationException",
+        "internalServerException", "serviceUnavailableException", "modelTimeoutException",
+    ])
     func exceptionCarriesTheSnapshotSoFar(_ type: String) throws {
         let body = bedrock(Array(simpleEvents.prefix(3))) + AWSEventStreamEncoder.bedrockException(type: type, message: "it failed")
         let outcome = runStream(body, options: bedrockOptions)
@@ -50,11 +56,12 @@ private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.
     }
 
     @Test func errorMessageTypeIsAnException() throws {
-        let error = AWSEventStreamEncoder.message(headers: [
-            AWSEventStreamHeader(name: ":message-type", value: .string("error")),
-            AWSEventStreamHeader(name: ":error-code", value: .string("InternalFailure")),
-            AWSEventStreamHeader(name: ":error-message", value: .string("boom")),
-        ], payload: [])
+        let error = AWSEventStreamEncoder.message(
+            headers: [
+                AWSEventStreamHeader(name: ":message-type", value: .string("error")),
+                AWSEventStreamHeader(name: ":error-code", value: .string("InternalFailure")),
+                AWSEventStreamHeader(name: ":error-message", value: .string("boom")),
+            ], payload: [])
         let outcome = runStream(bedrock(Array(simpleEvents.prefix(2))) + error, options: bedrockOptions)
         #expect(outcome.error?.kind == .eventStreamException(EventStreamException(type: "InternalFailure", message: "boom")))
         #expect(outcome.error?.snapshot != nil)
@@ -72,7 +79,8 @@ private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.
         let body = bedrock([F.messageStart]) + chunk(payload: payload)
         let outcome = runStream(body, options: bedrockOptions)
         guard case .invalidChunkPayload(let what)? = outcome.error?.kind else {
-            Issue.record("\(payload): \(String(describing: outcome.error))"); return
+            Issue.record("\(payload): \(String(describing: outcome.error))")
+            return
         }
         #expect(what.contains(expected), "\(what)")
         #expect(outcome.error?.eventIndex == 1)
@@ -142,7 +150,11 @@ private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.
         body[cut + 20] ^= 0x55  // inside the fourth message's headers
         let outcome = runStream(body, options: bedrockOptions)
         guard case .eventStreamFraming(let framing)? = outcome.error?.kind,
-              case .messageChecksumMismatch = framing.reason else { Issue.record("\(String(describing: outcome.error))"); return }
+            case .messageChecksumMismatch = framing.reason
+        else {
+            Issue.record("\(String(describing: outcome.error))")
+            return
+        }
         #expect(outcome.error?.snapshot?.text == "Hel")
     }
 
@@ -150,17 +162,22 @@ private let simpleEvents = [F.messageStart, F.textStart(0), F.text(0, "Hel"), F.
         let body = bedrock(simpleEvents)
         let outcome = runStream(Array(body.dropLast(7)), options: bedrockOptions)
         guard case .eventStreamFraming(let framing)? = outcome.error?.kind,
-              case .truncatedMessage(7) = framing.reason else { Issue.record("\(String(describing: outcome.error))"); return }
+            case .truncatedMessage(7) = framing.reason
+        else {
+            Issue.record("\(String(describing: outcome.error))")
+            return
+        }
         #expect(outcome.error?.snapshot?.text == "Hello")
         let unfinished = runStream(bedrock(Array(simpleEvents.dropLast())), options: bedrockOptions)
         #expect(unfinished.error?.kind == .incomplete)
     }
 
     @Test func otherEventTypesAreSkipped() throws {
-        let other = AWSEventStreamEncoder.message(headers: [
-            AWSEventStreamHeader(name: ":event-type", value: .string("metadata")),
-            AWSEventStreamHeader(name: ":message-type", value: .string("event")),
-        ], payload: Array("{}".utf8))
+        let other = AWSEventStreamEncoder.message(
+            headers: [
+                AWSEventStreamHeader(name: ":event-type", value: .string("metadata")),
+                AWSEventStreamHeader(name: ":message-type", value: .string("event")),
+            ], payload: Array("{}".utf8))
         let outcome = runStream(bedrock(Array(simpleEvents.prefix(3))) + other + bedrock(Array(simpleEvents.dropFirst(3))), options: bedrockOptions)
         #expect(outcome.error == nil)
         #expect(outcome.last?.text == "Hello")

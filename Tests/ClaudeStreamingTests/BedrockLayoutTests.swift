@@ -6,11 +6,12 @@
 // member, a truncated tail, bad base64 right before the quote, misplaced
 // '=' padding.
 
-import _Base64Acceleration
-@testable import ClaudeStreaming
 import Foundation
 import FuzzProperties
 import Testing
+import _Base64Acceleration
+
+@testable import ClaudeStreaming
 
 @Suite struct BedrockLayoutTests {
     /// `payload` through the fast path alone: the event, or nil when it declines.

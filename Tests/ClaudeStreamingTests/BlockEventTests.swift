@@ -31,7 +31,10 @@ private func events(chunkSize: Int) async throws -> [BlockEvent] {
         let json = all.compactMap { if case .inputJSON(1, let t) = $0 { t } else { nil } }.joined()
         #expect(text == "Héllo, wörld 🌍")
         #expect(json == #"{"q": "swift"}"#)
-        #expect(all.filter { if case .blockStarted = $0 { true } else { false } } == [.blockStarted(index: 0, type: "text"), .blockStarted(index: 1, type: "tool_use")])
+        #expect(
+            all.filter { if case .blockStarted = $0 { true } else { false } } == [
+                .blockStarted(index: 0, type: "text"), .blockStarted(index: 1, type: "tool_use"),
+            ])
         #expect(all.filter { if case .blockStopped = $0 { true } else { false } } == [.blockStopped(index: 1), .blockStopped(index: 0)])
         #expect(all.last == .messageStopped(stopReason: "tool_use"))
         #expect(all.first == .blockStarted(index: 0, type: "text"))

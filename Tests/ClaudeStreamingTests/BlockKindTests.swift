@@ -21,8 +21,9 @@ import Testing
         guard case .compaction(let block) = message.content.first else { throw Failure("a compaction block") }
         #expect(block.content == "Summary of the chat.")
         #expect(block.encryptedContent == "ZW5j")
-        #expect(message.contentJSON().compactJSON
-            == #"[{"type":"compaction","content":"Summary of the chat.","encrypted_content":"ZW5j"}]"#)
+        #expect(
+            message.contentJSON().compactJSON
+                == #"[{"type":"compaction","content":"Summary of the chat.","encrypted_content":"ZW5j"}]"#)
         #expect(message.stopReason == "compaction")
     }
 
@@ -54,8 +55,9 @@ import Testing
         ])
         let message = try #require(runStream(bytes).last)
         #expect(message.content.map(\.type) == ["redacted_thinking", "container_upload"])
-        #expect(message.contentJSON().compactJSON
-            == #"[{"type":"redacted_thinking","data":"EmwKAhgB"},{"type":"container_upload","file_id":"file_01"}]"#)
+        #expect(
+            message.contentJSON().compactJSON
+                == #"[{"type":"redacted_thinking","data":"EmwKAhgB"},{"type":"container_upload","file_id":"file_01"}]"#)
     }
 
     @Test func toolCallArrivingFilledHasNoDeltas() throws {

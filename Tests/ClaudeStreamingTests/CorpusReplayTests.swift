@@ -30,7 +30,8 @@ import Testing
             #expect(usage?["cache_creation"]?["ephemeral_5m_input_tokens"] != nil, "\(name)")
             whole = whole.map { entry in
                 guard var entry = entry as? [String: Any], var message = entry["message"] as? [String: Any],
-                      var usage = message["usage"] as? [String: Any] else { return entry }
+                    var usage = message["usage"] as? [String: Any]
+                else { return entry }
                 usage["cache_creation"] = nil
                 message["usage"] = usage
                 entry["message"] = message

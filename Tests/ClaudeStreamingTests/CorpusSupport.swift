@@ -22,7 +22,8 @@ enum Corpus {
     /// Names (without `.sse`) of every recording.
     static func recordingNames() -> [String] {
         guard let dir = recordings,
-              let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
+            let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path)
+        else { return [] }
         return files.filter { $0.hasSuffix(".sse") }.map { String($0.dropLast(4)) }.sorted()
     }
 
@@ -33,7 +34,8 @@ enum Corpus {
 
     static func expected(for name: String) -> Any? {
         guard let dir = recordings,
-              let data = try? Data(contentsOf: dir.appendingPathComponent("expected/\(name).json")) else { return nil }
+            let data = try? Data(contentsOf: dir.appendingPathComponent("expected/\(name).json"))
+        else { return nil }
         return try? JSONSerialization.jsonObject(with: data)
     }
 }
@@ -110,8 +112,10 @@ func runStream(
 extension StreamOutcome {
     /// What must not depend on chunking: messages, error, snapshot count.
     var summary: [String] {
-        completed.map { $0.messageJSON().compactJSON } + [last?.messageJSON().compactJSON ?? "-",
-            error.map { "\($0)" } ?? "-", "\(snapshots)"]
+        completed.map { $0.messageJSON().compactJSON } + [
+            last?.messageJSON().compactJSON ?? "-",
+            error.map { "\($0)" } ?? "-", "\(snapshots)",
+        ]
     }
 }
 
@@ -126,7 +130,10 @@ private func feedStream(
             var failure: MessageStreamError?
             chunk.withUnsafeBytes { raw in
                 do throws(MessageStreamError) {
-                    try accumulator.feed(raw) { count += 1; onSnapshot($0) }
+                    try accumulator.feed(raw) {
+                        count += 1
+                        onSnapshot($0)
+                    }
                 } catch {
                     failure = error
                 }
@@ -172,22 +179,22 @@ func droppingNulls(_ value: Any) -> Any {
 /// Structural equality of Foundation JSON values; returns the first path that differs.
 func jsonDifference(_ a: Any, _ b: Any, path: String = "$") -> String? {
     switch (a, b) {
-    case let (x as [String: Any], y as [String: Any]):
+    case (let x as [String: Any], let y as [String: Any]):
         for key in Set(x.keys).union(y.keys).sorted() {
             guard let xv = x[key] else { return "\(path).\(key): missing on the left" }
             guard let yv = y[key] else { return "\(path).\(key): missing on the right" }
             if let d = jsonDifference(xv, yv, path: "\(path).\(key)") { return d }
         }
         return nil
-    case let (x as [Any], y as [Any]):
+    case (let x as [Any], let y as [Any]):
         guard x.count == y.count else { return "\(path): \(x.count) vs \(y.count) elements" }
         for (i, (xv, yv)) in zip(x, y).enumerated() {
             if let d = jsonDifference(xv, yv, path: "\(path)[\(i)]") { return d }
         }
         return nil
-    case let (x as String, y as String):
+    case (let x as String, let y as String):
         return x == y ? nil : "\(path): \(x.debugDescription.prefix(80)) vs \(y.debugDescription.prefix(80))"
-    case let (x as NSNumber, y as NSNumber):
+    case (let x as NSNumber, let y as NSNumber):
         return x == y ? nil : "\(path): \(x) vs \(y)"
     case (is NSNull, is NSNull):
         return nil

@@ -22,8 +22,9 @@ import Testing
         var cities: [String] = []
         for chunk in chunks {
             if let snapshot = try accumulator.feed(chunk),
-               case .toolUse(let call)? = snapshot.content.last,
-               let city = call.input["city"]?.stringValue {
+                case .toolUse(let call)? = snapshot.content.last,
+                let city = call.input["city"]?.stringValue
+            {
                 cities.append(city)
             }
         }

@@ -21,11 +21,12 @@ private typealias F = StreamFixture
 
     @Test func invalidInputIsListedWithItsBlockAndReason() throws {
         var accumulator = MessageAccumulator()
-        _ = try accumulator.feed(Self.stream([
-            #"{\"path\":\"a.txt\"}"#,
-            #"{\"path\":\"notes.txt\",\"recursive\":false,\"dry_run\":trUE}"#,
-            #"{\"path\":\"cut"#,
-        ]))
+        _ = try accumulator.feed(
+            Self.stream([
+                #"{\"path\":\"a.txt\"}"#,
+                #"{\"path\":\"notes.txt\",\"recursive\":false,\"dry_run\":trUE}"#,
+                #"{\"path\":\"cut"#,
+            ]))
         let final = try accumulator.finish()
         let errors = final.inputErrors
         #expect(errors.map(\.blockIndex) == [2, 3])

@@ -19,20 +19,29 @@ struct DeltaKind: Sendable, CustomTestStringConvertible {
     static let filler = String(repeating: "q", count: 1_000)
 
     static let all: [DeltaKind] = [
-        DeltaKind(name: "text", blockStart: #"{"type":"text","text":""}"#,
-                  delta: #"{"type":"text_delta","text":"\#(filler)"}"#),
-        DeltaKind(name: "input_json", blockStart: #"{"type":"tool_use","id":"toolu_1","name":"f","input":{}}"#,
-                  delta: #"{"type":"input_json_delta","partial_json":"\#(filler)"}"#),
-        DeltaKind(name: "thinking", blockStart: #"{"type":"thinking","thinking":""}"#,
-                  delta: #"{"type":"thinking_delta","thinking":"\#(filler)"}"#),
-        DeltaKind(name: "signature", blockStart: #"{"type":"thinking","thinking":""}"#,
-                  delta: #"{"type":"signature_delta","signature":"\#(filler)"}"#),
-        DeltaKind(name: "citations", blockStart: #"{"type":"text","text":""}"#,
-                  delta: #"{"type":"citations_delta","citation":{"type":"char_location","cited_text":"\#(filler)","document_index":0,"start_char_index":0,"end_char_index":1}}"#),
-        DeltaKind(name: "compaction", blockStart: #"{"type":"compaction","content":""}"#,
-                  delta: #"{"type":"compaction_delta","content":"\#(filler)"}"#),
-        DeltaKind(name: "unknown", blockStart: #"{"type":"hologram","frame":0}"#,
-                  delta: #"{"type":"hologram_delta","voxels":"\#(filler)"}"#),
+        DeltaKind(
+            name: "text", blockStart: #"{"type":"text","text":""}"#,
+            delta: #"{"type":"text_delta","text":"\#(filler)"}"#),
+        DeltaKind(
+            name: "input_json", blockStart: #"{"type":"tool_use","id":"toolu_1","name":"f","input":{}}"#,
+            delta: #"{"type":"input_json_delta","partial_json":"\#(filler)"}"#),
+        DeltaKind(
+            name: "thinking", blockStart: #"{"type":"thinking","thinking":""}"#,
+            delta: #"{"type":"thinking_delta","thinking":"\#(filler)"}"#),
+        DeltaKind(
+            name: "signature", blockStart: #"{"type":"thinking","thinking":""}"#,
+            delta: #"{"type":"signature_delta","signature":"\#(filler)"}"#),
+        DeltaKind(
+            name: "citations", blockStart: #"{"type":"text","text":""}"#,
+            delta:
+                #"{"type":"citations_delta","citation":{"type":"char_location","cited_text":"\#(filler)","document_index":0,"start_char_index":0,"end_char_index":1}}"#
+        ),
+        DeltaKind(
+            name: "compaction", blockStart: #"{"type":"compaction","content":""}"#,
+            delta: #"{"type":"compaction_delta","content":"\#(filler)"}"#),
+        DeltaKind(
+            name: "unknown", blockStart: #"{"type":"hologram","frame":0}"#,
+            delta: #"{"type":"hologram_delta","voxels":"\#(filler)"}"#),
     ]
 }
 
@@ -45,8 +54,11 @@ struct DeltaKind: Sendable, CustomTestStringConvertible {
         var options = MessageAccumulatorOptions()
         options.maxMessageBytes = 64 << 10
         var accumulator = MessageAccumulator(options: options)
-        _ = try accumulator.feed(F.sse([F.messageStart,
-                                        #"{"type":"content_block_start","index":0,"content_block":\#(kind.blockStart)}"#]))
+        _ = try accumulator.feed(
+            F.sse([
+                F.messageStart,
+                #"{"type":"content_block_start","index":0,"content_block":\#(kind.blockStart)}"#,
+            ]))
         let piece = F.sse([#"{"type":"content_block_delta","index":0,"delta":\#(kind.delta)}"#])
         var failure: MessageStreamError?
         var accepted = 0
@@ -59,7 +71,10 @@ struct DeltaKind: Sendable, CustomTestStringConvertible {
             }
         }
         let error = try #require(failure, "\(kind.name): 1,000 deltas of 1 KB passed a 64 KiB limit")
-        guard case .protocolViolation(let what) = error.kind else { Issue.record("\(error)"); return }
+        guard case .protocolViolation(let what) = error.kind else {
+            Issue.record("\(error)")
+            return
+        }
         #expect(what.contains("exceed \(64 << 10) bytes"))
         #expect(accepted >= 50 && accepted <= 66, "\(kind.name): \(accepted) deltas accepted")
         #expect(error.snapshot?.content.count == 1)

@@ -22,11 +22,13 @@ import Testing
         do throws(MessageStreamError) {
             _ = try accumulator.feed(Array(bytes))
             let final = try accumulator.finish()
-            return Ending(completed: accumulator.completedMessages.map { $0.messageJSON().compactJSON },
-                          current: final.messageJSON().compactJSON, finished: true)
+            return Ending(
+                completed: accumulator.completedMessages.map { $0.messageJSON().compactJSON },
+                current: final.messageJSON().compactJSON, finished: true)
         } catch {
-            return Ending(completed: error.completedMessages.map { $0.messageJSON().compactJSON },
-                          current: error.snapshot?.messageJSON().compactJSON, finished: false)
+            return Ending(
+                completed: error.completedMessages.map { $0.messageJSON().compactJSON },
+                current: error.snapshot?.messageJSON().compactJSON, finished: false)
         }
     }
 
@@ -72,9 +74,11 @@ import Testing
     /// The same for a fault in the middle: an `error` event after some text.
     @Test func errorEventKeepsWhatCameBefore() {
         typealias F = StreamFixture
-        let stream = F.sse([F.messageStart, F.textStart(0), F.text(0, "kept"),
-                            #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
-                            F.text(0, " lost")])
+        let stream = F.sse([
+            F.messageStart, F.textStart(0), F.text(0, "kept"),
+            #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+            F.text(0, " lost"),
+        ])
         let ending = Self.ending(stream[...])
         #expect(!ending.finished)
         #expect(ending.current?.contains(#""text":"kept""#) == true)

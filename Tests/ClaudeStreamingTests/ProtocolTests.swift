@@ -128,8 +128,9 @@ import Testing
         }
         #expect(block.type == "hologram")
         #expect(block.unknownDeltas.count == 1)
-        #expect(outcome.last?.contentJSON().compactJSON
-            == #"[{"type":"hologram","frames":[1,2.50,3e2],"note":"kept"},{"type":"text","text":"ok"}]"#)
+        #expect(
+            outcome.last?.contentJSON().compactJSON
+                == #"[{"type":"hologram","frames":[1,2.50,3e2],"note":"kept"},{"type":"text","text":"ok"}]"#)
     }
 
     @Test func usageOverwritesAndKeepsOmittedFields() {

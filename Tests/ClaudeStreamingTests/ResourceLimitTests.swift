@@ -44,8 +44,14 @@ import Testing
         } catch {
             thrown = error
         }
-        guard let error = thrown else { Issue.record("a million blocks accepted"); return }
-        guard case .protocolViolation = error.kind else { Issue.record("\(error)"); return }
+        guard let error = thrown else {
+            Issue.record("a million blocks accepted")
+            return
+        }
+        guard case .protocolViolation = error.kind else {
+            Issue.record("\(error)")
+            return
+        }
         #expect(error.snapshot?.content.count == limit)
         #expect(error.eventIndex == 1 + 3 * limit)
     }
@@ -63,7 +69,10 @@ import Testing
         _ = try accumulator.feed(F.sse([F.messageStart, F.toolStart(0), F.json(0, #"{\"query\": \""#)]))
         for _ in 0..<1_000 { _ = try accumulator.feed(piece) }
         let snapshot = try #require(accumulator.snapshot)
-        guard case .toolUse(let tool) = snapshot.content.first else { Issue.record("no tool block"); return }
+        guard case .toolUse(let tool) = snapshot.content.first else {
+            Issue.record("no tool block")
+            return
+        }
         let error = try #require(tool.inputError)
         #expect(error.offset == 11 + 10_000, "\(error)")
         #expect((tool.input["query"]?.stringValue?.utf8.count ?? 0) <= 10_000)
@@ -87,7 +96,10 @@ import Testing
             }
         }
         let error = try #require(failure)
-        guard case .protocolViolation(let what) = error.kind else { Issue.record("\(error)"); return }
+        guard case .protocolViolation(let what) = error.kind else {
+            Issue.record("\(error)")
+            return
+        }
         #expect(what.contains("exceed 100000 bytes"))
         #expect(error.snapshot?.text.utf8.count == 100_000, "every delta before the limit is kept")
         #expect(error.eventIndex == 2 + 100)
@@ -111,7 +123,10 @@ import Testing
         } catch {
             thrown = error
         }
-        guard case .framing = thrown?.kind else { Issue.record("\(thrown.map { "\($0)" } ?? "no error")"); return }
+        guard case .framing = thrown?.kind else {
+            Issue.record("\(thrown.map { "\($0)" } ?? "no error")")
+            return
+        }
         #expect(fed <= 64 << 10)
         #expect(thrown?.snapshot != nil)
     }

@@ -17,9 +17,10 @@ struct SnapshotDescriptionTests {
     @Test func snapshotDescribesItselfInOneLine() throws {
         let message = try demoMessage()
         let text = "\(message)"
-        #expect(text == "MessageSnapshot(msg_demo_01, claude-opus-4-5, 6 blocks [thinking, text, server_tool_use, "
-            + "web_search_tool_result, text, tool_use], \(message.text.count) chars of text, stop: tool_use, "
-            + "in 1284 out 312 tokens, complete)")
+        #expect(
+            text == "MessageSnapshot(msg_demo_01, claude-opus-4-5, 6 blocks [thinking, text, server_tool_use, "
+                + "web_search_tool_result, text, tool_use], \(message.text.count) chars of text, stop: tool_use, "
+                + "in 1284 out 312 tokens, complete)")
         #expect(String(reflecting: message) == text)
         #expect(!text.contains("MessageHeaderBox"))
     }
@@ -27,7 +28,10 @@ struct SnapshotDescriptionTests {
     @Test func blocksActivitiesAndUsageSayWhatTheyHold() throws {
         let message = try demoMessage()
         let lines = message.content.map { "\($0)" }
-        guard case .thinking(let thinking) = message.content[0] else { Issue.record("block 0 is not thinking"); return }
+        guard case .thinking(let thinking) = message.content[0] else {
+            Issue.record("block 0 is not thinking")
+            return
+        }
         #expect(lines[0] == "thinking(\(thinking.thinking.string.count) chars, signed)")
         #expect(lines[2] == #"server_tool_use(web_search srvtoolu_demo_01 {"query":"Lisbon weather forecast this weekend"})"#)
         #expect(lines[4].hasPrefix("text(") && lines[4].contains("1 citation"))
@@ -44,8 +48,11 @@ struct SnapshotDescriptionTests {
 
     @Test func streamingBlockSaysSo() throws {
         var accumulator = MessageAccumulator()
-        let cut = Array(DemoRecording.bytes.prefix(through: try #require(
-            DemoRecording.sse.range(of: "forecast this ").map { DemoRecording.sse.utf8.distance(from: DemoRecording.sse.startIndex, to: $0.upperBound) })))
+        let cut = Array(
+            DemoRecording.bytes.prefix(
+                through: try #require(
+                    DemoRecording.sse.range(of: "forecast this ").map { DemoRecording.sse.utf8.distance(from: DemoRecording.sse.startIndex, to: $0.upperBound) }
+                )))
         let snapshot = try #require(try accumulator.feed(cut))
         #expect("\(snapshot)".hasSuffix("streaming)"))
         #expect("\(snapshot.content[2])".hasSuffix(", streaming)"))

@@ -4,8 +4,9 @@
 import ClaudeStreaming
 import ClaudeTestSupport
 import Foundation
-@testable import IncrementalJSON
 import Testing
+
+@testable import IncrementalJSON
 
 @Suite struct SnapshotTests {
     typealias F = StreamFixture
@@ -14,9 +15,10 @@ import Testing
         let outcome = runStream(DemoRecording.bytes)
         #expect(outcome.error == nil)
         let message = try #require(outcome.last)
-        #expect(message.content.map(\.type) == [
-            "thinking", "text", "server_tool_use", "web_search_tool_result", "text", "tool_use",
-        ])
+        #expect(
+            message.content.map(\.type) == [
+                "thinking", "text", "server_tool_use", "web_search_tool_result", "text", "tool_use",
+            ])
         guard case .thinking(let thinking) = message.content[0] else { throw Failure("thinking first") }
         #expect(thinking.thinking.string.hasPrefix("The user wants to know"))
         #expect(thinking.signature?.hasPrefix("EqQB") == true)
@@ -79,8 +81,11 @@ import Testing
         let message = try #require(runStream(bytes).last)
         #expect(message.model == "claude-next")
         #expect(message.requestedModel == "claude-test")
-        #expect(message.handovers == [FallbackHandover(
-            contentIndex: 0, fromModel: "claude-test", toModel: "claude-next", trigger: ["type": "refusal"])])
+        #expect(
+            message.handovers == [
+                FallbackHandover(
+                    contentIndex: 0, fromModel: "claude-test", toModel: "claude-next", trigger: ["type": "refusal"])
+            ])
         #expect(message.messageJSON()["model"]?.stringValue == "claude-next")
     }
 
@@ -93,14 +98,18 @@ import Testing
         ])
         let message = try #require(runStream(bytes).last)
         let content = message.contentJSON().compactJSON
-        #expect(content.contains(#""data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj+ZBP5dAvNP1XKEJCaWJo7GGZGJOWMK5vZgqiY1Q==""#))
+        #expect(
+            content.contains(
+                #""data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj+ZBP5dAvNP1XKEJCaWJo7GGZGJOWMK5vZgqiY1Q==""#
+            ))
         #expect(content.contains(#""input":{"big":18446744073709551615,"pi":3.14159265358979323846264338327950288}"#))
         #expect(content.contains(#""caller":{"type":"code_execution_20250825","tool_id":"srvtoolu_1"}"#))
         #expect(message.messageJSON().compactJSON.contains(#""input_tokens":1.0e0"#))
     }
 
     @Test func snapshotsRoundTripThroughCodable() throws {
-        let sources: [[UInt8]] = [DemoRecording.bytes, F.simple("round trip")]
+        let sources: [[UInt8]] =
+            [DemoRecording.bytes, F.simple("round trip")]
             + Corpus.recordingNames().prefix(40).compactMap { try? Corpus.bytes(of: $0) }
         for bytes in sources {
             let outcome = runStream(bytes, checkChunkings: false)
@@ -121,18 +130,24 @@ import Testing
     /// last value over both), and a streamed signature still replaces both.
     @Test func duplicateStreamedFieldsInTheStartSurviveARoundTrip() throws {
         let thinking = #"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":"old","signature":""}}"#
-        let cited = #"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"","citations":[{"type":"char_location","cited_text":"x"}],"citations":[]}}"#
+        let cited =
+            #"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"","citations":[{"type":"char_location","cited_text":"x"}],"citations":[]}}"#
         let signed = #"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"new"}}"#
-        for events in [[F.messageStart, thinking, F.stop(0), cited, F.stop(1), F.messageDelta(), F.messageStop],
-                       [F.messageStart, thinking, signed, F.stop(0), cited, F.text(1, "t"), F.stop(1), F.messageDelta(), F.messageStop]] {
+        for events in [
+            [F.messageStart, thinking, F.stop(0), cited, F.stop(1), F.messageDelta(), F.messageStop],
+            [F.messageStart, thinking, signed, F.stop(0), cited, F.text(1, "t"), F.stop(1), F.messageDelta(), F.messageStop],
+        ] {
             let message = try #require(runStream(F.sse(events), checkChunkings: false).completed.first)
             let json = message.messageJSON()
             #expect(MessageSnapshot(messageJSON: json).messageJSON() == json)
             let decoded = try JSONDecoder().decode(MessageSnapshot.self, from: JSONEncoder().encode(message))
             #expect(decoded.messageJSON() == json)
         }
-        let streamed = try #require(runStream(F.sse([F.messageStart, thinking, signed, F.stop(0), F.messageDelta(), F.messageStop]),
-                                              checkChunkings: false).completed.first)
+        let streamed = try #require(
+            runStream(
+                F.sse([F.messageStart, thinking, signed, F.stop(0), F.messageDelta(), F.messageStop]),
+                checkChunkings: false
+            ).completed.first)
         #expect(streamed.messageJSON()["content"]?[0]?.compactJSON == #"{"type":"thinking","thinking":"","signature":"new","signature":"new"}"#)
     }
 
@@ -210,18 +225,20 @@ import Testing
         for event in events {
             let object = try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any]
             if let delta = object?["delta"] as? [String: Any], let index = object?["index"] as? Int,
-               let piece = (delta["text"] ?? delta["thinking"]) as? String {
+                let piece = (delta["text"] ?? delta["thinking"]) as? String
+            {
                 streamed[index, default: ""] += piece
             }
             expectedText.append(streamed)
         }
         for (position, snapshot) in held.enumerated() {
             for (index, block) in snapshot.content.enumerated() {
-                let shown: String? = switch block {
-                case .text(let text): text.text.string
-                case .thinking(let thinking): thinking.thinking.string
-                default: nil
-                }
+                let shown: String? =
+                    switch block {
+                    case .text(let text): text.text.string
+                    case .thinking(let thinking): thinking.thinking.string
+                    default: nil
+                    }
                 if let shown { #expect(shown == expectedText[position][index, default: ""], "snapshot \(position), block \(index)") }
             }
             var fresh = MessageAccumulator(options: options)
@@ -256,8 +273,16 @@ import Testing
     }
 
     @Test func structuredOutputDecodesAtEveryEvent() throws {
-        struct Trip: Decodable, Equatable { var city: String; var days: Int; var stops: [String] }
-        struct PartialTrip: Decodable { var city: String?; var days: Int?; var stops: [String]? }
+        struct Trip: Decodable, Equatable {
+            var city: String
+            var days: Int
+            var stops: [String]
+        }
+        struct PartialTrip: Decodable {
+            var city: String?
+            var days: Int?
+            var stops: [String]?
+        }
         let json = #"{\"city\": \"Porto\", \"days\": 4, \"stops\": [\"Ribeira\", \"Livraria Lello\"]}"#
         var events = [F.messageStart, F.textStart(0)]
         var index = json.startIndex
@@ -282,8 +307,9 @@ import Testing
         let final = try #require(outcome.last)
         var decoder = JSONValueDecoder()
         decoder.requireComplete = true
-        #expect(try final.decodeStructuredOutput(Trip.self, using: decoder)
-            == Trip(city: "Porto", days: 4, stops: ["Ribeira", "Livraria Lello"]))
+        #expect(
+            try final.decodeStructuredOutput(Trip.self, using: decoder)
+                == Trip(city: "Porto", days: 4, stops: ["Ribeira", "Livraria Lello"]))
     }
 }
 

@@ -22,6 +22,7 @@
 // the deadline kills the whole group, grandchildren included.
 
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -82,7 +83,9 @@ package final class ChildProcess {
         signal(SIGPIPE, SIG_IGN)
         Self.spawning.lock()
         defer { Self.spawning.unlock() }
-        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        var inPipe: [Int32] = [0, 0]
+        var outPipe: [Int32] = [0, 0]
+        var errPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw CocoaError(.fileWriteUnknown) }
         // dup2 onto 0, 1 and 2 clears the flag on the child's copies only.
         Self.markCloseOnExec(inPipe + outPipe + errPipe)
@@ -101,7 +104,8 @@ package final class ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), everySignal = sigset_t()
+        var noSignals = sigset_t()
+        var everySignal = sigset_t()
         sigemptyset(&noSignals)
         sigfillset(&everySignal)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
@@ -113,9 +117,12 @@ package final class ChildProcess {
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { for pointer in envp ?? [] { free(pointer) } }
         var child: pid_t = 0
-        let spawned = envp.map { posix_spawn(&child, executablePath, &actions, &attributes, argv, $0) }
+        let spawned =
+            envp.map { posix_spawn(&child, executablePath, &actions, &attributes, argv, $0) }
             ?? posix_spawn(&child, executablePath, &actions, &attributes, argv, environ)
-        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        close(inPipe[0])
+        close(outPipe[1])
+        close(errPipe[1])
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
         pid = child
         input = inPipe[1]
@@ -208,7 +215,8 @@ package final class ChildProcess {
         if closingInput { closeInput() }
         var errorBytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var outputOpen = true, errorsOpen = true
+        var outputOpen = true
+        var errorsOpen = true
         let deadline = Date().addingTimeInterval(Self.deadlineSeconds)
         var killed = false
         while outputOpen || errorsOpen {
@@ -219,8 +227,10 @@ package final class ChildProcess {
             }
             // A grandchild (GNU time's) may still hold the pipes: stop reading.
             if killed && Date() > deadline.addingTimeInterval(5) { break }
-            var pollers = [pollfd(fd: outputOpen ? output : -1, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: errorsOpen ? errors : -1, events: Int16(POLLIN), revents: 0)]
+            var pollers = [
+                pollfd(fd: outputOpen ? output : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errorsOpen ? errors : -1, events: Int16(POLLIN), revents: 0),
+            ]
             _ = poll(&pollers, 2, 1000)
             if outputOpen && pollers[0].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
@@ -231,12 +241,14 @@ package final class ChildProcess {
                 if count > 0 { errorBytes.append(contentsOf: buffer[0..<count]) } else { errorsOpen = false }
             }
         }
-        close(output); close(errors)
+        close(output)
+        close(errors)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         var peak = usage.ru_maxrss * 1024
         if let peakFile {
@@ -245,8 +257,9 @@ package final class ChildProcess {
             // GNU time adds "Command exited with non-zero status N" before the figure.
             if let kib = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) { peak = kib * 1024 }
         }
-        return Result(status: exit, stdout: collected, stderr: String(decoding: errorBytes, as: UTF8.self),
-                      cpuSeconds: cpu, peakResidentBytes: peak)
+        return Result(
+            status: exit, stdout: collected, stderr: String(decoding: errorBytes, as: UTF8.self),
+            cpuSeconds: cpu, peakResidentBytes: peak)
     }
 
     /// Runs to the end with `input` written from a background thread (so a

@@ -1,8 +1,9 @@
 import Foundation
+import IncrementalJSON
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import IncrementalJSON
 
 // Starts Server/loopback_server.py (python3, standard library) on 127.0.0.1
 // with an ephemeral port for one test and stops it afterwards. The server
@@ -91,7 +92,9 @@ package final class LoopbackServer: @unchecked Sendable {
     private func exchange(_ request: URLRequest) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: request) { data, _, error in
-                if let data { continuation.resume(returning: data) } else {
+                if let data {
+                    continuation.resume(returning: data)
+                } else {
                     continuation.resume(throwing: error ?? ServerStartError(description: "no answer"))
                 }
             }.resume()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ClaudeTransport
 
 private let secretKey = "sk-ant-test-0123456789-SECRET"
@@ -9,8 +10,10 @@ private let secretKey = "sk-ant-test-0123456789-SECRET"
         let credentials = Credentials.apiKey(secretKey)
         var dumped = ""
         dump(credentials, to: &dumped)
-        for text in [credentials.description, credentials.debugDescription, "\(credentials)",
-                     String(reflecting: credentials), dumped] {
+        for text in [
+            credentials.description, credentials.debugDescription, "\(credentials)",
+            String(reflecting: credentials), dumped,
+        ] {
             #expect(!text.contains(secretKey), "leaked in: \(text)")
         }
         let configuration = ClientConfiguration(credentials: credentials)

@@ -12,14 +12,19 @@ private let weatherSchema = JSONSchema.object([.init("city", .string())])
 private func catalogRequest() -> MessageRequest {
     MessageRequest(
         model: .opus5, messages: [.user("Weather in Paris?")], system: "Be brief",
-        tools: [.client(ClientToolDefinition(name: "weather", description: "Current weather",
-                                             inputSchema: weatherSchema))])
+        tools: [
+            .client(
+                ClientToolDefinition(
+                    name: "weather", description: "Current weather",
+                    inputSchema: weatherSchema))
+        ])
 }
 
 /// Type-checked only: streaming needs a server.
 private func catalogStreamingExample(key: String, render: (MessageSnapshot) -> Void) async throws {
-    let client = MessagesClient(configuration: ClientConfiguration(
-        credentials: .apiKey(key), idleTimeout: 60, overallTimeout: 600))
+    let client = MessagesClient(
+        configuration: ClientConfiguration(
+            credentials: .apiKey(key), idleTimeout: 60, overallTimeout: 600))
     let request = catalogRequest()
     for try await snapshot in try client.stream(request) {
         render(snapshot)

@@ -5,6 +5,7 @@ import ClaudeStreaming
 import ClaudeTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,7 +68,8 @@ typealias Fixtures = StreamFixture.Framed
 
 extension StreamFixture.Framed {
     /// `{"path":"notes.txt","recursive":false,"dry_run":trUE}`: invalid at byte 50.
-    static let invalidToolInput = messageStart()
+    static let invalidToolInput =
+        messageStart()
         + start(0, #"{"type":"tool_use","id":"toolu_bad","name":"list_files","input":{}}"#)
         + input(0, #"{\"path\":\"notes.txt\",\"recursive\":false,\"dry_run\":trUE}"#)
         + stop(0) + end("tool_use")
@@ -106,7 +108,8 @@ struct CommandLineTests {
     }
 
     @Test func protocolErrorExitsOneWithPlace() throws {
-        let start = #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}"#
+        let start =
+            #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}"#
         let bytes = Array("data: \(start)\n\ndata: \(start)\n\n".utf8)
         let result = try CLI.run(["replay", "--final-json", try CLI.temporaryFile(bytes)])
         #expect(result.status == 1)
@@ -117,10 +120,11 @@ struct CommandLineTests {
     @Test func eventsPrintsOneLinePerEvent() throws {
         let result = try CLI.run(["events"], input: Array("event: a\ndata: x\nid: 7\nretry: 15\n\ndata: y\n\n".utf8))
         #expect(result.status == 0)
-        #expect(result.lines == [
-            #"{"event":"a","data":"x","id":"7","retry":15}"#,
-            #"{"event":null,"data":"y","id":"7","retry":null}"#,
-        ])
+        #expect(
+            result.lines == [
+                #"{"event":"a","data":"x","id":"7","retry":15}"#,
+                #"{"event":null,"data":"y","id":"7","retry":null}"#,
+            ])
         let count = try CLI.run(["events", "--count", "--chunk", "1"], input: DemoRecording.bytes)
         let events = DemoRecording.sse.components(separatedBy: "\n\n").filter { !$0.isEmpty }.count
         #expect(count.lines == ["\(events) events \(DemoRecording.bytes.count) bytes"])

@@ -141,7 +141,10 @@ struct EventStreamFramingTests {
     @Test func detectsTheFramingFromStdinArrivingInPieces() async throws {
         let expected = try await CLI.runOffPool(["events", "--framing", "aws-eventstream"], input: madeBody)
         #expect(expected.status == 0 && expected.lines.count == 6, "\(expected.stderr)")
-        #expect(expected.lines[2] == #"{"event":"content_block_delta","data":"{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hello \\\"there\\\"\"}}","id":"","retry":null}"#)
+        #expect(
+            expected.lines[2]
+                == #"{"event":"content_block_delta","data":"{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hello \\\"there\\\"\"}}","id":"","retry":null}"#
+        )
         // Fewer than 12 bytes at first, held until the prelude is complete.
         let result = try ChildProcess.run(["events"]) { child in
             _ = child.send(Array(madeBody[..<5]))
@@ -185,12 +188,18 @@ struct EventStreamFramingTests {
     }
 
     @Test func aMessageOtherThanAChunkPrintsItsHeadersAndPayload() async throws {
-        let exception = frame([(":exception-type", "throttlingException"), (":content-type", "application/json"),
-                               (":message-type", "exception")], Array(#"{"message":"Too many requests"}"#.utf8))
+        let exception = frame(
+            [
+                (":exception-type", "throttlingException"), (":content-type", "application/json"),
+                (":message-type", "exception"),
+            ], Array(#"{"message":"Too many requests"}"#.utf8))
         let body = Array(madeBody) + exception
         let events = try await CLI.runOffPool(["events"], input: body)
         #expect(events.status == 0, "\(events.stderr)")
-        #expect(events.lines.last == #"{"headers":{":exception-type":"throttlingException",":content-type":"application/json",":message-type":"exception"},"payload":"{\"message\":\"Too many requests\"}"}"#)
+        #expect(
+            events.lines.last
+                == #"{"headers":{":exception-type":"throttlingException",":content-type":"application/json",":message-type":"exception"},"payload":"{\"message\":\"Too many requests\"}"}"#
+        )
         // replay stops at it with exit 1, the exception named.
         let replay = try await CLI.runOffPool(["replay", "-", "--final-json"], input: body)
         #expect(replay.status == 1)

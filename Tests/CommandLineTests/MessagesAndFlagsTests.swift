@@ -46,8 +46,10 @@ struct MessagesAndFlagsTests {
             (["events", empty], 4, "events: \(empty): empty input"),
             (["json", empty], 4, "json: \(empty): empty input"),
             (["replay", html], 2, "replay: \(html): not an event stream: an HTML or XML page (starts with '<!DOCTYPE html>')"),
-            (["replay", "--final-json", errorBody], 2,
-             "replay: \(errorBody): not an event stream: an API error body: overloaded_error: Overloaded"),
+            (
+                ["replay", "--final-json", errorBody], 2,
+                "replay: \(errorBody): not an event stream: an API error body: overloaded_error: Overloaded"
+            ),
             (["events", html], 2, "events: \(html): not an event stream: an HTML or XML page (starts with '<!DOCTYPE html>')"),
         ]
         for (arguments, status, message) in cases {
@@ -71,14 +73,19 @@ struct MessagesAndFlagsTests {
     @Test func numericFlagsAtTheirExtremes() throws {
         let stream = try CLI.temporaryFile(DemoRecording.bytes)
         let reference = try CLI.run(["replay", "--final-json", stream]).stdout
-        let extremes = ["0", "-1", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
-                        "18446744073709551615", "18446744073709551616", "nan", "NaN", "inf", "-inf", "1e308", "0.5", ""]
+        let extremes = [
+            "0", "-1", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+            "18446744073709551615", "18446744073709551616", "nan", "NaN", "inf", "-inf", "1e308", "0.5", "",
+        ]
         for value in extremes {
             for flag in ["--chunk", "--random-chunks"] {
                 let result = try CLI.run(["replay", "--final-json", stream, flag, value])
                 #expect([0, 64].contains(result.status), "\(flag) \(value): \(result.status) \(result.stderr)")
-                if result.status == 0 { #expect(result.stdout == reference, "\(flag) \(value)") }
-                else { #expect(result.stderr.hasPrefix("replay: \(flag) "), "\(flag) \(value): \(result.stderr)") }
+                if result.status == 0 {
+                    #expect(result.stdout == reference, "\(flag) \(value)")
+                } else {
+                    #expect(result.stderr.hasPrefix("replay: \(flag) "), "\(flag) \(value): \(result.stderr)")
+                }
             }
             for flag in ["--max-line", "--max-event"] {
                 let result = try CLI.run(["events", "--count", stream, flag, value])

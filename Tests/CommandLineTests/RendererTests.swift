@@ -102,7 +102,8 @@ struct RendererTests {
                     guard case .text(let text) = block else { continue }
                     for citation in text.citations {
                         citations += 1
-                        let source = citation.url ?? citation.json["document_title"]?.stringValue ?? citation.title
+                        let source =
+                            citation.url ?? citation.json["document_title"]?.stringValue ?? citation.title
                             ?? citation.json["source"]?.stringValue
                         if let source { #expect(result.stdout.contains(source), "\(file.lastPathComponent): source \(source)") }
                         #expect(result.stdout.contains("Sources:\n[1] "), "\(file.lastPathComponent)")
@@ -118,7 +119,8 @@ struct RendererTests {
     @Test func citedTextFlowsAsOneParagraphWithNumberedSources() throws {
         let web = #"{"type":"web_search_result_location","cited_text":"c","url":"https://a.example/x","title":"Page A","encrypted_index":"e"}"#
         let page = #"{"type":"page_location","cited_text":"d","document_index":0,"document_title":"Report","start_page_number":3,"end_page_number":5}"#
-        let stream = Fixtures.messageStart()
+        let stream =
+            Fixtures.messageStart()
             + Fixtures.start(0, #"{"type":"text","text":""}"#) + Fixtures.text(0, "The sky is ") + Fixtures.stop(0)
             + Fixtures.start(1, #"{"type":"text","text":"","citations":[]}"#)
             + Fixtures.delta(1, #"{"type":"citations_delta","citation":\#(web)}"#) + Fixtures.text(1, "blue") + Fixtures.stop(1)
@@ -130,16 +132,17 @@ struct RendererTests {
             + Fixtures.end()
         let result = try CLI.run(["replay", try CLI.temporaryFile(Array(stream.utf8)), "--speed", "0"])
         #expect(result.status == 0)
-        #expect(result.lines == [
-            "[msg_fixture · claude-test]",
-            "The sky is blue[1] and the sea green[2][1].",
-            "",
-            "Sources:",
-            "[1] Page A <https://a.example/x>",
-            "[2] document 0 \"Report\", pages 3–4",
-            "",
-            "── stop: end_turn · in 10 · out 20 tokens",
-        ])
+        #expect(
+            result.lines == [
+                "[msg_fixture · claude-test]",
+                "The sky is blue[1] and the sea green[2][1].",
+                "",
+                "Sources:",
+                "[1] Page A <https://a.example/x>",
+                "[2] document 0 \"Report\", pages 3–4",
+                "",
+                "── stop: end_turn · in 10 · out 20 tokens",
+            ])
     }
 
     @Test func theBundledRecordingShowsACitation() throws {
@@ -149,17 +152,26 @@ struct RendererTests {
     }
 
     @Test func everyBlockTypeIsDrawn() throws {
-        let stream = Fixtures.messageStart("msg_blocks")
+        let stream =
+            Fixtures.messageStart("msg_blocks")
             + Fixtures.start(0, #"{"type":"redacted_thinking","data":"EmwKAhgB"}"#) + Fixtures.stop(0)
             + Fixtures.start(1, #"{"type":"server_tool_use","id":"srv_code","name":"code_execution","input":{}}"#)
             + Fixtures.input(1, #"{\"code\": \"print(6*7)\\nprint('done')\"}"#) + Fixtures.stop(1)
-            + Fixtures.start(2, #"{"type":"code_execution_tool_result","tool_use_id":"srv_code","content":{"type":"code_execution_result","stdout":"42\ndone\n","stderr":"warning: slow","return_code":0,"content":[]}}"#) + Fixtures.stop(2)
+            + Fixtures.start(
+                2,
+                #"{"type":"code_execution_tool_result","tool_use_id":"srv_code","content":{"type":"code_execution_result","stdout":"42\ndone\n","stderr":"warning: slow","return_code":0,"content":[]}}"#
+            ) + Fixtures.stop(2)
             + Fixtures.start(3, #"{"type":"server_tool_use","id":"srv_fetch","name":"web_fetch","input":{}}"#)
             + Fixtures.input(3, #"{\"url\": \"https://example.com/a\"}"#) + Fixtures.stop(3)
-            + Fixtures.start(4, #"{"type":"web_fetch_tool_result","tool_use_id":"srv_fetch","content":{"type":"web_fetch_result","url":"https://example.com/a","retrieved_at":"2026-11-30T10:00:00Z","content":{"type":"document","title":"Example A","source":{"type":"text","media_type":"text/plain","data":"hi"}}}}"#) + Fixtures.stop(4)
+            + Fixtures.start(
+                4,
+                #"{"type":"web_fetch_tool_result","tool_use_id":"srv_fetch","content":{"type":"web_fetch_result","url":"https://example.com/a","retrieved_at":"2026-11-30T10:00:00Z","content":{"type":"document","title":"Example A","source":{"type":"text","media_type":"text/plain","data":"hi"}}}}"#
+            ) + Fixtures.stop(4)
             + Fixtures.start(5, #"{"type":"mcp_tool_use","id":"mcp_1","name":"lookup","server_name":"wiki","input":{}}"#)
             + Fixtures.input(5, #"{\"q\": \"swift\"}"#) + Fixtures.stop(5)
-            + Fixtures.start(6, #"{"type":"mcp_tool_result","tool_use_id":"mcp_1","is_error":false,"content":[{"type":"text","text":"Swift is a language\nmore"}]}"#) + Fixtures.stop(6)
+            + Fixtures.start(
+                6, #"{"type":"mcp_tool_result","tool_use_id":"mcp_1","is_error":false,"content":[{"type":"text","text":"Swift is a language\nmore"}]}"#)
+            + Fixtures.stop(6)
             + Fixtures.start(7, #"{"type":"compaction","content":"Earlier: the user asked about Lisbon.","encrypted_content":"abc"}"#) + Fixtures.stop(7)
             + Fixtures.start(8, #"{"type":"fallback","from":{"model":"claude-a"},"to":{"model":"claude-b"},"trigger":{"type":"refusal"}}"#) + Fixtures.stop(8)
             + Fixtures.start(9, #"{"type":"container_upload","file_id":"file_1"}"#) + Fixtures.stop(9)
@@ -167,37 +179,40 @@ struct RendererTests {
             + Fixtures.end("refusal", details: #"{"type":"refusal","category":"cyber","explanation":"Not this one."}"#)
         let result = try CLI.run(["replay", try CLI.temporaryFile(Array(stream.utf8)), "--speed", "0"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines == [
-            "[msg_blocks · claude-test]",
-            "[redacted thinking]",
-            "⚙ code: print(6*7)",
-            "  → exit 0: 42 ⏎ done (stderr: warning: slow)",
-            "⚙ web fetch: https://example.com/a",
-            "  → fetched https://example.com/a \"Example A\" at 2026-11-30T10:00:00Z",
-            #"→ MCP wiki.lookup({"q":"swift"})"#,
-            "  → MCP result: Swift is a language",
-            "[compaction: Earlier: the user asked about Lisbon.]",
-            "↪ claude-a declined; claude-b continued ({\"type\":\"refusal\"})",
-            "[container upload file_1]",
-            "[hologram block]",
-            "",
-            "── stop: refusal · refused (cyber): Not this one. · in 10 · out 20 tokens · served by claude-b",
-        ])
+        #expect(
+            result.lines == [
+                "[msg_blocks · claude-test]",
+                "[redacted thinking]",
+                "⚙ code: print(6*7)",
+                "  → exit 0: 42 ⏎ done (stderr: warning: slow)",
+                "⚙ web fetch: https://example.com/a",
+                "  → fetched https://example.com/a \"Example A\" at 2026-11-30T10:00:00Z",
+                #"→ MCP wiki.lookup({"q":"swift"})"#,
+                "  → MCP result: Swift is a language",
+                "[compaction: Earlier: the user asked about Lisbon.]",
+                "↪ claude-a declined; claude-b continued ({\"type\":\"refusal\"})",
+                "[container upload file_1]",
+                "[hologram block]",
+                "",
+                "── stop: refusal · refused (cyber): Not this one. · in 10 · out 20 tokens · served by claude-b",
+            ])
     }
 
     /// A stream cut inside a tool call's input still shows the call.
     @Test func aCallCutOffMidInputIsStillShown() throws {
-        let stream = Fixtures.messageStart("msg_cut")
+        let stream =
+            Fixtures.messageStart("msg_cut")
             + Fixtures.start(0, #"{"type":"server_tool_use","id":"srv_cut","name":"web_search","input":{}}"#)
             + Fixtures.input(0, #"{\"query\": \"half a qu"#)
         let result = try CLI.run(["replay", try CLI.temporaryFile(Array(stream.utf8)), "--speed", "0"])
         #expect(result.status == 3)
-        #expect(result.lines == [
-            "[msg_cut · claude-test]",
-            "⚙ web search: half a qu (input incomplete)",
-            "",
-            "── in 10 · out 1 tokens · stream ended before message_stop",
-        ])
+        #expect(
+            result.lines == [
+                "[msg_cut · claude-test]",
+                "⚙ web search: half a qu (input incomplete)",
+                "",
+                "── in 10 · out 1 tokens · stream ended before message_stop",
+            ])
     }
 
     // MARK: Linear time
@@ -226,11 +241,13 @@ struct RendererTests {
     static func manyServerCalls(_ count: Int) -> [UInt8] {
         var stream = Fixtures.messageStart()
         for index in 0..<count {
-            stream += Fixtures.start(index, #"{"type":"server_tool_use","id":"srv_\#(index)","name":"web_search","input":{}}"#)
+            stream +=
+                Fixtures.start(index, #"{"type":"server_tool_use","id":"srv_\#(index)","name":"web_search","input":{}}"#)
                 + Fixtures.input(index, #"{\"query\": \"q"#) + Fixtures.input(index, #"uery \#(index)\"}"#) + Fixtures.stop(index)
         }
         for index in 0..<count {
-            stream += Fixtures.start(count + index, #"{"type":"web_search_tool_result","tool_use_id":"srv_\#(index)","content":[]}"#)
+            stream +=
+                Fixtures.start(count + index, #"{"type":"web_search_tool_result","tool_use_id":"srv_\#(index)","content":[]}"#)
                 + Fixtures.stop(count + index)
         }
         return Array((stream + Fixtures.end("end_turn")).utf8)

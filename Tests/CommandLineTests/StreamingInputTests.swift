@@ -40,9 +40,10 @@ struct StreamingInputTests {
                 #expect(child.waitForOutput(atLeast: 1, timeout: 0.3).isEmpty)
             } else {
                 let text = "I'll look up the forecast for Lisbon."
-                let early = String(decoding: child.waitForOutput(timeout: 5) {
-                    String(decoding: $0, as: UTF8.self).contains(text)
-                }, as: UTF8.self)
+                let early = String(
+                    decoding: child.waitForOutput(timeout: 5) {
+                        String(decoding: $0, as: UTF8.self).contains(text)
+                    }, as: UTF8.self)
                 #expect(early.contains(text), "drawn before the input ended: \(early)")
             }
             child.send(Array(bytes[cut...]))
@@ -65,8 +66,9 @@ struct StreamingInputTests {
     /// A stream far larger than its content: peak memory follows the
     /// content (4 MiB of streamed tool input), not the 31 MB of bytes. The
     /// old reader held the whole input, so its peak grew by the stream size.
-    @Test(.enabled(if: ChildProcess.peakMeter != nil, "/usr/bin/time (GNU time) measures the peak"),
-          .disabled(if: ChildProcess.underAddressSanitizer, "AddressSanitizer inflates peak memory; checked in the plain run"))
+    @Test(
+        .enabled(if: ChildProcess.peakMeter != nil, "/usr/bin/time (GNU time) measures the peak"),
+        .disabled(if: ChildProcess.underAddressSanitizer, "AddressSanitizer inflates peak memory; checked in the plain run"))
     func finalJSONPeakMemoryFollowsTheContentNotTheStream() throws {
         let baseline = try ChildProcess.run(["replay", "--final-json", "-"], stdout: .null, measuringPeak: true) { child in
             child.send(LargeStream.toolInput(bytes: 1 << 10))
@@ -103,7 +105,7 @@ struct StreamingInputTests {
         let result = try ChildProcess.run(["json", "--max-bytes", "1000000"], stdout: .null) { child in
             guard child.send(Array("[".utf8)) else { return }
             let block = Array(String(repeating: "1,", count: 1 << 15).utf8)
-            for _ in 0..<4096 where child.send(block) {}   // 256 MiB if nothing stopped it
+            for _ in 0..<4096 where child.send(block) {}  // 256 MiB if nothing stopped it
         }
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("offset 1000000: "), "\(result.stderr)")
@@ -150,18 +152,21 @@ struct StreamingInputTests {
 /// Streams with one tool call whose input streams in 16-byte deltas
 /// (the shape of a long file written by a tool).
 enum LargeStream {
-    static let header = Array(("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_big\",\"type\":\"message\","
-        + "\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,"
-        + "\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n"
-        + "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
-        + "{\"type\":\"tool_use\",\"id\":\"toolu_big\",\"name\":\"write\",\"input\":{}}}\n\n").utf8)
-    static let trailer = Array(("data: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
-        + "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":9}}\n\n"
-        + "data: {\"type\":\"message_stop\"}\n\n").utf8)
+    static let header = Array(
+        ("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_big\",\"type\":\"message\","
+            + "\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,"
+            + "\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n"
+            + "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+            + "{\"type\":\"tool_use\",\"id\":\"toolu_big\",\"name\":\"write\",\"input\":{}}}\n\n").utf8)
+    static let trailer = Array(
+        ("data: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+            + "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":9}}\n\n"
+            + "data: {\"type\":\"message_stop\"}\n\n").utf8)
 
     static func delta(_ json: String) -> [UInt8] {
-        Array(("data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\""
-            + json + "\"}}\n\n").utf8)
+        Array(
+            ("data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\""
+                + json + "\"}}\n\n").utf8)
     }
 
     static let piece = delta("abcdefghijklmnop")

@@ -8,6 +8,7 @@
 import ClaudeTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,8 +49,9 @@ enum Tmux {
     }
 }
 
-@Suite(.enabled(if: CLI.executable != nil, "claude-stream is not built beside the tests"),
-       .enabled(if: Tmux.path != nil, "tmux is not installed"))
+@Suite(
+    .enabled(if: CLI.executable != nil, "claude-stream is not built beside the tests"),
+    .enabled(if: Tmux.path != nil, "tmux is not installed"))
 struct TerminalRedrawTests {
     /// The query, streamed in pieces that split a combining mark from its
     /// letter and an emoji sequence in the middle.
@@ -103,14 +105,19 @@ struct TerminalRedrawTests {
     /// here it would clear the screen, hiding everything drawn before it.
     @Test func controlCharactersInTextDoNotReachTheTerminal() throws {
         guard let executable = CLI.executable else { return }
-        let stream = Fixtures.messageStart("msg_escape")
+        let stream =
+            Fixtures.messageStart("msg_escape")
             + Fixtures.start(0, #"{"type":"text","text":""}"#) + Fixtures.text(0, "before ") + Fixtures.text(0, #"\u001b[2J\u001b[Hafter"#)
             + Fixtures.stop(0) + Fixtures.end()
         let file = try CLI.temporaryFile(Array(stream.utf8))
         let socket = "claude-stream-test-\(UUID().uuidString.prefix(8))"
         defer { Tmux.stop(socket) }
-        try Tmux.run(socket, ["new-session", "-d", "-s", "t", "-x", "80", "-y", "20",
-                              "'\(executable.path)' replay '\(file)' --speed 0; sleep 30"])
+        try Tmux.run(
+            socket,
+            [
+                "new-session", "-d", "-s", "t", "-x", "80", "-y", "20",
+                "'\(executable.path)' replay '\(file)' --speed 0; sleep 30",
+            ])
         var screen = ""
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline && !screen.contains("── stop") {

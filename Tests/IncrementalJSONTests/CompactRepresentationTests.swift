@@ -2,6 +2,7 @@
 // must behave exactly like the shared/String forms at and across the limits.
 
 import Testing
+
 @testable import IncrementalJSON
 
 @Suite struct CompactRepresentationTests {

@@ -7,31 +7,96 @@ import IncrementalJSON
 import Synchronization
 
 enum Declared {
-    struct Scalars: Codable { var name: String; var flag: Bool; var count: Int; var ratio: Double }
-    struct Integers: Codable {
-        var a: Int8; var b: Int16; var c: Int32; var d: Int64; var e: UInt; var f: UInt8; var g: UInt16; var h: UInt32; var i: UInt64
+    struct Scalars: Codable {
+        var name: String
+        var flag: Bool
+        var count: Int
+        var ratio: Double
     }
-    struct Floats: Codable { var single: Float; var double: Double; var exact: Decimal }
-    struct Formats: Codable { var when: Date; var link: URL; var id: UUID }
-    struct Optionals: Codable { var nickname: String?; var age: Int?; var name: String }
-    struct Arrays: Codable { var tags: [String]; var grid: [[Int]] }
+    struct Integers: Codable {
+        var a: Int8
+        var b: Int16
+        var c: Int32
+        var d: Int64
+        var e: UInt
+        var f: UInt8
+        var g: UInt16
+        var h: UInt32
+        var i: UInt64
+    }
+    struct Floats: Codable {
+        var single: Float
+        var double: Double
+        var exact: Decimal
+    }
+    struct Formats: Codable {
+        var when: Date
+        var link: URL
+        var id: UUID
+    }
+    struct Optionals: Codable {
+        var nickname: String?
+        var age: Int?
+        var name: String
+    }
+    struct Arrays: Codable {
+        var tags: [String]
+        var grid: [[Int]]
+    }
     struct Sets: Codable { var labels: Set<String> }
-    struct Dictionaries: Codable { var scores: [String: Int]; var series: [String: [Double]] }
-    struct Place: Codable { var city: String; var country: String }
-    struct Day: Codable { var title: String; var activities: [String] }
-    struct Itinerary: Codable { var destination: Place; var days: [Day]; var backup: Place? }
+    struct Dictionaries: Codable {
+        var scores: [String: Int]
+        var series: [String: [Double]]
+    }
+    struct Place: Codable {
+        var city: String
+        var country: String
+    }
+    struct Day: Codable {
+        var title: String
+        var activities: [String]
+    }
+    struct Itinerary: Codable {
+        var destination: Place
+        var days: [Day]
+        var backup: Place?
+    }
     enum Mood: String, Codable, CaseIterable { case calm, busy, wild }
     enum Priority: Int, Codable, CaseIterable { case low = 1, normal = 2, high = 3 }
-    struct Ticket: Codable { var mood: Mood; var priority: Priority; var fallback: Mood? }
-    struct Moods: Codable { var moods: [Mood]; var byPerson: [String: Priority] }
-    struct TreeNode: Codable { var name: String; var children: [TreeNode] }
-    final class ListItem: Codable {
-        let value: Int; let next: ListItem?
-        init(value: Int, next: ListItem?) { self.value = value; self.next = next }
+    struct Ticket: Codable {
+        var mood: Mood
+        var priority: Priority
+        var fallback: Mood?
     }
-    struct Person: Codable { var name: String; var pets: [Pet] }
-    struct Pet: Codable { var species: String; var owner: Person? }
-    struct Outline: Codable { var title: String; var tree: TreeNode; var more: [TreeNode] }
+    struct Moods: Codable {
+        var moods: [Mood]
+        var byPerson: [String: Priority]
+    }
+    struct TreeNode: Codable {
+        var name: String
+        var children: [TreeNode]
+    }
+    final class ListItem: Codable {
+        let value: Int
+        let next: ListItem?
+        init(value: Int, next: ListItem?) {
+            self.value = value
+            self.next = next
+        }
+    }
+    struct Person: Codable {
+        var name: String
+        var pets: [Pet]
+    }
+    struct Pet: Codable {
+        var species: String
+        var owner: Person?
+    }
+    struct Outline: Codable {
+        var title: String
+        var tree: TreeNode
+        var more: [TreeNode]
+    }
     struct NullableElements: Codable { var slots: [String?] }
 
     /// Descriptions and every kind of constraint.
@@ -44,14 +109,16 @@ enum Declared {
         var tier: String
         enum CodingKeys: String, CodingKey { case guest, nights, code, rooms, email, tier }
         static var schemaAnnotations: JSONSchemaAnnotations {
-            JSONSchemaAnnotations("A hotel booking", keyedBy: CodingKeys.self, [
-                .guest: .init("Full name", .length(1...80)),
-                .nights: .init("Nights", .range(1...30)),
-                .code: .init(nil, .pattern("^[A-Z]{3}[0-9]{2}$")),
-                .rooms: .init("Room numbers", .count(1...4)),
-                .email: .init(nil, .format("email")),
-                .tier: .init("Tier", .allowed(["basic", "plus"])),
-            ])
+            JSONSchemaAnnotations(
+                "A hotel booking", keyedBy: CodingKeys.self,
+                [
+                    .guest: .init("Full name", .length(1...80)),
+                    .nights: .init("Nights", .range(1...30)),
+                    .code: .init(nil, .pattern("^[A-Z]{3}[0-9]{2}$")),
+                    .rooms: .init("Room numbers", .count(1...4)),
+                    .email: .init(nil, .format("email")),
+                    .tier: .init("Tier", .allowed(["basic", "plus"])),
+                ])
         }
     }
 
@@ -61,9 +128,11 @@ enum Declared {
         var payload: JSONValue
         enum CodingKeys: String, CodingKey { case kind, payload }
         static var schemaAnnotations: JSONSchemaAnnotations {
-            JSONSchemaAnnotations(keyedBy: CodingKeys.self, [
-                .payload: .schema(.object([.init("x", .number())]), description: "The event's data"),
-            ])
+            JSONSchemaAnnotations(
+                keyedBy: CodingKeys.self,
+                [
+                    .payload: .schema(.object([.init("x", .number())]), description: "The event's data")
+                ])
         }
     }
 
@@ -78,7 +147,11 @@ enum Declared {
             ])
         }
     }
-    struct Drawing: Codable { var title: String; var shapes: [Shape]; var main: Shape }
+    struct Drawing: Codable {
+        var title: String
+        var shapes: [Shape]
+        var main: Shape
+    }
 
     /// A custom init with a nested keyed container and a renamed key.
     struct Coordinates: Codable {
@@ -88,7 +161,9 @@ enum Declared {
         enum CodingKeys: String, CodingKey { case position, label }
         enum PositionKeys: String, CodingKey { case lat, lon }
         init(latitude: Double, longitude: Double, label: String?) {
-            self.latitude = latitude; self.longitude = longitude; self.label = label
+            self.latitude = latitude
+            self.longitude = longitude
+            self.label = label
         }
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -111,9 +186,15 @@ enum Declared {
         var value: String
         init(_ value: String) { self.value = value }
         init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(String.self) }
-        func encode(to encoder: any Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(value) }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        }
     }
-    struct Contact: Codable { var primary: EmailAddress; var others: [EmailAddress] }
+    struct Contact: Codable {
+        var primary: EmailAddress
+        var others: [EmailAddress]
+    }
 
     /// A value decoded as an explicit Optional: required, but may be null.
     struct ExplicitNull: Codable {
@@ -132,13 +213,26 @@ enum Declared {
     final class Account: Codable {
         let owner: String
         let balance: Decimal
-        init(owner: String, balance: Decimal) { self.owner = owner; self.balance = balance }
+        init(owner: String, balance: Decimal) {
+            self.owner = owner
+            self.balance = balance
+        }
     }
 
-    struct Box<Content: Codable>: Codable { var content: Content; var count: Int }
-    struct Boxes: Codable { var text: Box<String>; var numbers: Box<[Int]> }
+    struct Box<Content: Codable>: Codable {
+        var content: Content
+        var count: Int
+    }
+    struct Boxes: Codable {
+        var text: Box<String>
+        var numbers: Box<[Int]>
+    }
     struct Tag: RawRepresentable, Codable { var rawValue: String }
-    struct Tagged: Codable { var tags: [Tag]; var optionalList: [Int]?; var place: Place? }
+    struct Tagged: Codable {
+        var tags: [Tag]
+        var optionalList: [Int]?
+        var place: Place?
+    }
     struct Empty: Codable {}
 
     /// Annotated through the synthesized (private) CodingKeys.

@@ -3,6 +3,7 @@
 // or shares behind them.
 
 import Testing
+
 @testable import IncrementalJSON
 
 @Suite struct DocumentLayoutTests {
@@ -180,7 +181,8 @@ import Testing
         var recordColumns = Set<ObjectIdentifier>()
         for snapshot in snapshots {
             guard case .object(let root) = snapshot.kind, case .open(let open) = root.memberStorage,
-                  let held = open.reader.storages else { continue }
+                let held = open.reader.storages
+            else { continue }
             storages.insert(ObjectIdentifier(held))
             if let owner = held.column(2)?.owner { recordColumns.insert(ObjectIdentifier(owner)) }
         }
@@ -208,7 +210,8 @@ import Testing
         let value = try JSONValue.parse(text)
         #expect(value.compactJSON == text.replacingOccurrences(of: " ", with: ""))
         guard case .array(let array) = value.kind, case .run(let run) = array.arrayElements,
-              let storages = run.reader.storages else {
+            let storages = run.reader.storages
+        else {
             Issue.record("expected a parsed array")
             return
         }

@@ -2,8 +2,8 @@
 // the fuzzer checks (Fuzz/FuzzProperties/JSONProperties.swift).
 
 import Foundation
-import Testing
 import FuzzProperties
+import Testing
 
 @Suite struct FuzzCorpusReplayTests {
     static let fuzzFolder = URL(fileURLWithPath: #filePath)

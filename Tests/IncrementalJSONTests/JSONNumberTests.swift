@@ -1,8 +1,8 @@
 // Numbers keep their exact text; conversions are exact or throw.
 
 import Foundation
-import Testing
 import IncrementalJSON
+import Testing
 
 @Suite struct JSONNumberTests {
     @Test func keepsExactText() throws {

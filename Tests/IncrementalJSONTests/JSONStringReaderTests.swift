@@ -3,6 +3,7 @@
 // encoder, checked against the standard library's own UTF-8.
 
 import Testing
+
 @testable import IncrementalJSON
 
 @Suite struct JSONStringReaderTests {
@@ -39,14 +40,15 @@ import Testing
 
     /// The first byte that makes a character ill-formed, with the run
     /// ending at the character's lead.
-    @Test(arguments: [
-        ([0xC0, 0x80], "invalid@2,2"),        // C0 never leads
-        ([0xE0, 0x80, 0x80], "invalid@2,3"),  // overlong: E0 wants A0...BF
-        ([0xED, 0xA0, 0x80], "invalid@2,3"),  // an encoded surrogate
-        ([0xF4, 0x90, 0x80, 0x80], "invalid@2,3"),  // above U+10FFFF
-        ([0xE2, 0x98, 0x41], "invalid@2,4"),  // a third byte that is not a continuation
-        ([0x80], "invalid@2,2"),              // a lone continuation
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([0xC0, 0x80], "invalid@2,2"),  // C0 never leads
+            ([0xE0, 0x80, 0x80], "invalid@2,3"),  // overlong: E0 wants A0...BF
+            ([0xED, 0xA0, 0x80], "invalid@2,3"),  // an encoded surrogate
+            ([0xF4, 0x90, 0x80, 0x80], "invalid@2,3"),  // above U+10FFFF
+            ([0xE2, 0x98, 0x41], "invalid@2,4"),  // a third byte that is not a continuation
+            ([0x80], "invalid@2,2"),  // a lone continuation
+        ] as [([UInt8], String)])
     func illFormedUTF8IsReportedAtItsFirstBadByte(_ bad: [UInt8], _ expected: String) {
         #expect(describe(run(Array("ab".utf8) + bad + [0x22])) == expected)
     }

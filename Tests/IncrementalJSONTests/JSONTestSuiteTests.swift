@@ -4,8 +4,8 @@
 // an identical result (same value, or same error at the same offset).
 
 import Foundation
-import Testing
 import IncrementalJSON
+import Testing
 
 @Suite struct JSONTestSuiteTests {
     static let folder = "jsontestsuite/test_parsing"

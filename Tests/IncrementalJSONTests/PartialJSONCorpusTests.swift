@@ -7,8 +7,8 @@
 // trap, and never a value that contradicts the complete text.
 
 import Foundation
-import Testing
 import IncrementalJSON
+import Testing
 
 @Suite struct PartialJSONCorpusTests {
     static let available = Corpus.exists("partial-json/cases.jsonl")
@@ -98,7 +98,10 @@ import IncrementalJSON
             // Every proper prefix from the first bracket on shows the container.
             for (length, snapshot) in snapshots.enumerated().dropLast() where length >= 0 {
                 let kindMatches = isArray ? snapshot?.arrayValue != nil : snapshot?.objectValue != nil
-                if !kindMatches { Issue.record("\(file) prefix \(length + 1)"); break }
+                if !kindMatches {
+                    Issue.record("\(file) prefix \(length + 1)")
+                    break
+                }
             }
             PrefixConsistencyTests.checkPrefixes(bytes, name: file)
         }

@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import IncrementalJSON
 
 @Suite struct PartialValueTests {
@@ -138,8 +139,9 @@ import Testing
         #expect(try JSONValue.parse(#"["abc"]"#, options: .init(maxStringBytes: 3)) == ["abc"])
         // The same limits hit the same way when fed byte by byte.
         let bytes = Array(#"{"abcd": 1}"#.utf8)
-        #expect("\(parseChunked(bytes, sizes: chunkSizes(count: bytes.count, fixed: 1), options: .init(maxStringBytes: 3)))"
-            == "\(parseWhole(bytes, options: .init(maxStringBytes: 3)))")
+        #expect(
+            "\(parseChunked(bytes, sizes: chunkSizes(count: bytes.count, fixed: 1), options: .init(maxStringBytes: 3)))"
+                == "\(parseWhole(bytes, options: .init(maxStringBytes: 3)))")
     }
 
     @Test func errorsSayWhereAndWhat() {

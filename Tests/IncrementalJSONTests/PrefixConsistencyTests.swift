@@ -5,8 +5,8 @@
 // input / structured output in the recorded Messages API streams.
 
 import Foundation
-import Testing
 import IncrementalJSON
+import Testing
 
 @Suite struct PrefixConsistencyTests {
     /// Checks every byte-prefix snapshot of `bytes` against the next and the final value.
@@ -91,7 +91,8 @@ import IncrementalJSON
 
     @Test(.enabled(if: !recordings.isEmpty)) func everyPrefixOfEveryRecordedStructuredOutput() {
         var checked = 0
-        for url in Self.recordings where url.lastPathComponent.contains("json") || url.lastPathComponent.contains("schema") || url.lastPathComponent.contains("object") {
+        for url in Self.recordings
+        where url.lastPathComponent.contains("json") || url.lastPathComponent.contains("schema") || url.lastPathComponent.contains("object") {
             for block in streamedJSON(in: url, includeText: true) where block.kind == "text" {
                 let bytes = Array(block.joined.utf8)
                 guard case .success(let value) = parseWhole(bytes), value.objectValue != nil else { continue }

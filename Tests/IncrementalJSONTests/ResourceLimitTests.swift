@@ -2,8 +2,9 @@
 // never ends both end in a typed `JSONParseError` at the configured limit;
 // the explicit stack never recurses, so depth cannot overflow the call stack.
 
-@testable import IncrementalJSON
 import Testing
+
+@testable import IncrementalJSON
 
 @Suite struct ResourceLimitTests {
     @Test func hundredThousandDeepArraysStopAtMaxDepth() {

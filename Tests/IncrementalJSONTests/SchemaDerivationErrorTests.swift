@@ -7,14 +7,26 @@ import Testing
 
 private enum Unsupported {
     enum Pick: Codable { case one(Int), two(String) }
-    struct HasPick: Codable { var name: String; var pick: Pick }
+    struct HasPick: Codable {
+        var name: String
+        var pick: Pick
+    }
     enum Loose: String, Codable { case a, b }
-    struct HasLoose: Codable { var items: [Inner]; struct Inner: Codable { var mood: Loose } }
+    struct HasLoose: Codable {
+        var items: [Inner]
+        struct Inner: Codable { var mood: Loose }
+    }
     struct IntKeys: Codable { var map: [Int: String] }
-    struct Free: Codable { var scores: [String: Inner]; struct Inner: Codable { var payload: JSONValue } }
+    struct Free: Codable {
+        var scores: [String: Inner]
+        struct Inner: Codable { var payload: JSONValue }
+    }
     struct Bytes: Codable { var blob: Data }
     final class Chain: Decodable { let next: Chain }
-    enum NoCases: String, Decodable, CaseIterable { case only; static var allCases: [NoCases] { [] } }
+    enum NoCases: String, Decodable, CaseIterable {
+        case only
+        static var allCases: [NoCases] { [] }
+    }
     enum DoubleRaw: Double, Decodable, CaseIterable { case half = 0.5 }
 
     /// Switches on a value it read and throws on anything else.
@@ -104,8 +116,10 @@ private enum Unsupported {
     struct HasOdd: Decodable { var odd: Odd }
 }
 
-private func expectFailure<T: Decodable>(_ type: T.Type, at path: String, sourceLocation: SourceLocation = #_sourceLocation,
-                                         _ reason: (SchemaDerivationError.Reason) -> Bool) {
+private func expectFailure<T: Decodable>(
+    _ type: T.Type, at path: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ reason: (SchemaDerivationError.Reason) -> Bool
+) {
     do throws(SchemaDerivationError) {
         let schema = try JSONSchema(for: type)
         Issue.record("derived \(schema.jsonValue.compactJSON)", sourceLocation: sourceLocation)
@@ -173,8 +187,9 @@ private func expectFailure<T: Decodable>(_ type: T.Type, at path: String, source
     @Test func theCheckerUsedForRoundTripsRejectsWhatBreaksASchema() throws {
         let schema = try JSONSchema(for: Declared.Itinerary.self).jsonValue
         let value = try JSONValue.parse(#"{"destination":{"city":1},"days":[{"title":"t","activities":"x"}],"extra":true}"#)
-        #expect(SchemaCheck(document: schema).violations(of: value) == [
-            "$.destination: missing country", "$.destination.city: not a string", "$.days[0].activities: not an array", "$: unexpected extra",
-        ])
+        #expect(
+            SchemaCheck(document: schema).violations(of: value) == [
+                "$.destination: missing country", "$.destination.city: not a string", "$.days[0].activities: not an array", "$: unexpected extra",
+            ])
     }
 }

@@ -31,22 +31,26 @@ struct Trip: Codable, Equatable {
         var rating: Rating?
     }
 
-    static let schema = JSONSchema.object([
-        .init("destination", .string(), description: "City and country"),
-        .init("nights", .integer()),
-        .init("travelers", .array(items: .string())),
-        .init("days", .array(items: .object([
-            .init("title", .string()),
-            .init("activities", .array(items: .string())),
-            .init("budget", .number(description: "In euros")),
-        ]))),
-        .init("rating", .nullable(.string(enum: ["relaxed", "busy"])), isRequired: false),
-    ], description: "A trip plan")
+    static let schema = JSONSchema.object(
+        [
+            .init("destination", .string(), description: "City and country"),
+            .init("nights", .integer()),
+            .init("travelers", .array(items: .string())),
+            .init(
+                "days",
+                .array(
+                    items: .object([
+                        .init("title", .string()),
+                        .init("activities", .array(items: .string())),
+                        .init("budget", .number(description: "In euros")),
+                    ]))),
+            .init("rating", .nullable(.string(enum: ["relaxed", "busy"])), isRequired: false),
+        ], description: "A trip plan")
 
     static let sampleJSON = #"""
-    {"destination": "Kyoto, Japan", "nights": 3, "travelers": ["Ada", "Linus"],
-     "days": [{"title": "Temples \u2014 east", "activities": ["Kiyomizu-dera", "Gion walk"], "budget": 120.5},
-              {"title": "Arashiyama", "activities": ["Bamboo grove"], "budget": 80}],
-     "rating": "relaxed"}
-    """#
+        {"destination": "Kyoto, Japan", "nights": 3, "travelers": ["Ada", "Linus"],
+         "days": [{"title": "Temples \u2014 east", "activities": ["Kiyomizu-dera", "Gion walk"], "budget": 120.5},
+                  {"title": "Arashiyama", "activities": ["Bamboo grove"], "budget": 80}],
+         "rating": "relaxed"}
+        """#
 }

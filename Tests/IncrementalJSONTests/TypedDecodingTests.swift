@@ -2,8 +2,8 @@
 // value, coding paths in errors, and a recorded structured-output stream.
 
 import Foundation
-import Testing
 import IncrementalJSON
+import Testing
 
 @Suite struct TypedDecodingTests {
     @Test func partialTwinDecodesAtEveryPrefix() throws {
@@ -73,7 +73,8 @@ import IncrementalJSON
             _ = try JSONValueDecoder().decode(Trip.self, from: nested)
             Issue.record("decoded a number as String")
         } catch let DecodingError.typeMismatch(_, context) {
-            #expect(context.codingPath.map(\.stringValue) == ["days", "Index 0", "activities", "Index 1"].map { $0.replacingOccurrences(of: "Index ", with: "") })
+            #expect(
+                context.codingPath.map(\.stringValue) == ["days", "Index 0", "activities", "Index 1"].map { $0.replacingOccurrences(of: "Index ", with: "") })
         }
         do {
             _ = try JSONValueDecoder().decode(Trip.self, from: ["destination": "x"])
@@ -93,10 +94,18 @@ import IncrementalJSON
     /// object): the partial type decodes after every delta and byte, and the
     /// complete type from the end.
     struct Party: Decodable {
-        struct Character: Decodable { var name: String; var `class`: String; var description: String }
+        struct Character: Decodable {
+            var name: String
+            var `class`: String
+            var description: String
+        }
         var characters: [Character]
         struct Partial: Decodable {
-            struct Character: Decodable { var name: String?; var `class`: String?; var description: String? }
+            struct Character: Decodable {
+                var name: String?
+                var `class`: String?
+                var description: String?
+            }
             var characters: [Character]?
         }
     }

@@ -33,7 +33,10 @@ struct ConformanceCase: CustomStringConvertible {
 }
 
 private struct CaseMetadata: Decodable {
-    struct Chunking: Decodable { var sizes: [Int]?; var every: Int? }
+    struct Chunking: Decodable {
+        var sizes: [Int]?
+        var every: Int?
+    }
     var name: String
     var chunking: Chunking?
 }
@@ -62,10 +65,11 @@ func loadConformanceCases() throws -> [ConformanceCase] {
             if case .whole = chunking, let data = manager.contents(atPath: chunksFile.path) {
                 chunking = .sizes(try JSONDecoder().decode([Int].self, from: data))
             }
-            cases.append(ConformanceCase(
-                suite: suite, name: name, input: Array(input),
-                expected: try JSONDecoder().decode([ConformanceCase.Expected].self, from: expectedData),
-                chunking: chunking))
+            cases.append(
+                ConformanceCase(
+                    suite: suite, name: name, input: Array(input),
+                    expected: try JSONDecoder().decode([ConformanceCase.Expected].self, from: expectedData),
+                    chunking: chunking))
         }
     }
     return cases

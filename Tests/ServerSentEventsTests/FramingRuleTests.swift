@@ -98,7 +98,8 @@ private func parseEverywhere(_ text: String, sourceLocation: SourceLocation = #_
 
     @Test func retryOnlyWhenAllDigits() {
         let outcome = parseEverywhere(
-            "retry: 100\ndata: a\n\nretry: 1x\ndata: b\n\nretry:\ndata: c\n\nretry: 30\nretry: -5\nretry:  4\ndata: d\n\nretry: 99999999999999999999999\ndata: e\n\n")
+            "retry: 100\ndata: a\n\nretry: 1x\ndata: b\n\nretry:\ndata: c\n\nretry: 30\nretry: -5\nretry:  4\ndata: d\n\nretry: 99999999999999999999999\ndata: e\n\n"
+        )
         #expect(outcome.events.map(\.retry) == [100, nil, nil, 30, Int.max])
     }
 
@@ -171,7 +172,9 @@ private func parseEverywhere(_ text: String, sourceLocation: SourceLocation = #_
         let bytes = Array("event: t\nid: 5\nretry: 12\ndata: hi\n\n".utf8)
         try bytes.withUnsafeBytes { raw in
             try parser.feed(raw) { view in
-                seen.append("\(view.eventType.map { String(decoding: $0, as: UTF8.self) } ?? "nil") \(view.dataString) \(String(decoding: view.lastEventID, as: UTF8.self)) \(view.retry ?? -1) \(view.streamOffset)")
+                seen.append(
+                    "\(view.eventType.map { String(decoding: $0, as: UTF8.self) } ?? "nil") \(view.dataString) \(String(decoding: view.lastEventID, as: UTF8.self)) \(view.retry ?? -1) \(view.streamOffset)"
+                )
             }
         }
         #expect(seen == ["t hi 5 12 34"])

@@ -37,7 +37,10 @@ import Testing
         var parser = SSEParser(limits: SSELimits(maxLineBytes: 100, maxEventBytes: 1_000))
         let line = Array("data: ".utf8) + [UInt8](repeating: 0x78, count: 10_000)
         #expect(throws: SSEError.self) { _ = try parser.feed(line) }
-        do throws(SSEError) { _ = try parser.feed(Array("\n\n".utf8)); Issue.record("no error after failure") } catch {
+        do throws(SSEError) {
+            _ = try parser.feed(Array("\n\n".utf8))
+            Issue.record("no error after failure")
+        } catch {
             #expect(error.offset == 100)
         }
     }

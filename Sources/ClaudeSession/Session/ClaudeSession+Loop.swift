@@ -9,8 +9,10 @@ import Synchronization
 // it, the round, and the partial response.
 
 extension ClaudeSession {
-    func runRounds(prompt: [TurnContent]?, outputSchema: JSONValue?,
-              onSnapshot: (@Sendable (ResponseSnapshot) -> Void)?) async throws(SessionError) -> SessionResponse {
+    func runRounds(
+        prompt: [TurnContent]?, outputSchema: JSONValue?,
+        onSnapshot: (@Sendable (ResponseSnapshot) -> Void)?
+    ) async throws(SessionError) -> SessionResponse {
         let start = state.withLock { state -> SessionTranscript? in
             if state.busy { return nil }
             state.busy = true
@@ -32,13 +34,16 @@ extension ClaudeSession {
             let outcome = await toolRound(round: round, response: last, working: working)
             if Task.isCancelled { throw failure(.cancelled) }
             guard let outcome else {
-                return SessionResponse(message: last.snapshot, entry: last, requests: 0, pendingToolCalls: working.pendingToolCalls,
-                                       transcript: working)
+                return SessionResponse(
+                    message: last.snapshot, entry: last, requests: 0, pendingToolCalls: working.pendingToolCalls,
+                    transcript: working)
             }
             appendOutcome(outcome, to: &working)
             commit()
-            await configuration.onRoundCompleted?(CompletedRound(round: round, response: last, toolOutputs: outcome.outputs,
-                                                                 pendingCalls: [], isLast: false, transcript: working))
+            await configuration.onRoundCompleted?(
+                CompletedRound(
+                    round: round, response: last, toolOutputs: outcome.outputs,
+                    pendingCalls: [], isLast: false, transcript: working))
         } else if let prompt {
             working.appendPrompt(prompt)
         }
@@ -78,8 +83,10 @@ extension ClaudeSession {
             promptIn = true
             let calls = entry.toolCalls
             func finish(pending: [ToolCallEntry]) async -> SessionResponse {
-                await configuration.onRoundCompleted?(CompletedRound(round: round, response: entry, toolOutputs: [],
-                                                                     pendingCalls: pending, isLast: true, transcript: working))
+                await configuration.onRoundCompleted?(
+                    CompletedRound(
+                        round: round, response: entry, toolOutputs: [],
+                        pendingCalls: pending, isLast: true, transcript: working))
                 return SessionResponse(message: message, entry: entry, requests: requests, pendingToolCalls: pending, transcript: working)
             }
 
@@ -95,15 +102,19 @@ extension ClaudeSession {
                 if Task.isCancelled { throw failure(.cancelled) }
                 appendOutcome(outcome, to: &working)
                 commit()
-                await configuration.onRoundCompleted?(CompletedRound(round: round, response: entry, toolOutputs: outcome.outputs,
-                                                                     pendingCalls: [], isLast: false, transcript: working))
+                await configuration.onRoundCompleted?(
+                    CompletedRound(
+                        round: round, response: entry, toolOutputs: outcome.outputs,
+                        pendingCalls: [], isLast: false, transcript: working))
             case "pause_turn":
                 if requests >= configuration.maxTurns {
                     _ = await finish(pending: [])
                     throw failure(.turnLimitReached(turns: requests, pendingCalls: []))
                 }
-                await configuration.onRoundCompleted?(CompletedRound(round: round, response: entry, toolOutputs: [],
-                                                                     pendingCalls: [], isLast: false, transcript: working))
+                await configuration.onRoundCompleted?(
+                    CompletedRound(
+                        round: round, response: entry, toolOutputs: [],
+                        pendingCalls: [], isLast: false, transcript: working))
             default:
                 return await finish(pending: [])
             }

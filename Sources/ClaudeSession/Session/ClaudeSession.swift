@@ -42,8 +42,10 @@ public final class ClaudeSession: Sendable {
     ///   - tools: the client tools the session runs (names unique).
     ///   - configuration: the loop's policy and hooks.
     ///   - transport: sends each request and streams its response.
-    public init(transcript: SessionTranscript, tools: [any ClientTool] = [],
-                configuration: SessionConfiguration = SessionConfiguration(), transport: any MessageStreaming) {
+    public init(
+        transcript: SessionTranscript, tools: [any ClientTool] = [],
+        configuration: SessionConfiguration = SessionConfiguration(), transport: any MessageStreaming
+    ) {
         self.tools = tools.map { ErasedTool($0) }
         var transcript = transcript
         let declared = Set(transcript.setup.tools.compactMap(\.name))
@@ -56,17 +58,22 @@ public final class ClaudeSession: Sendable {
     /// A new conversation whose every request is `setup` with the
     /// conversation's messages (the setup's own messages are not used: to
     /// continue them, pass ``SessionTranscript/init(request:)``).
-    public convenience init(setup: MessageRequest, tools: [any ClientTool] = [],
-                            configuration: SessionConfiguration = SessionConfiguration(), transport: any MessageStreaming) {
+    public convenience init(
+        setup: MessageRequest, tools: [any ClientTool] = [],
+        configuration: SessionConfiguration = SessionConfiguration(), transport: any MessageStreaming
+    ) {
         self.init(transcript: SessionTranscript(setup: setup), tools: tools, configuration: configuration, transport: transport)
     }
 
     /// A new conversation with `model` and an optional plain system prompt;
     /// every other request field at its default (see ``init(setup:tools:configuration:transport:)``).
-    public convenience init(model: ClaudeModel, system: String? = nil, tools: [any ClientTool] = [],
-                            configuration: SessionConfiguration = SessionConfiguration(), transport: any MessageStreaming) {
-        self.init(setup: MessageRequest(model: model, messages: [], system: system), tools: tools,
-                  configuration: configuration, transport: transport)
+    public convenience init(
+        model: ClaudeModel, system: String? = nil, tools: [any ClientTool] = [],
+        configuration: SessionConfiguration = SessionConfiguration(), transport: any MessageStreaming
+    ) {
+        self.init(
+            setup: MessageRequest(model: model, messages: [], system: system), tools: tools,
+            configuration: configuration, transport: transport)
     }
 
     /// The conversation so far.
@@ -108,8 +115,9 @@ public final class ClaudeSession: Sendable {
         do throws(StructuredOutputError) {
             return try response.message.decodeStructured(T.self, complete: true)
         } catch {
-            throw SessionError(.structuredOutput(error), transcript: response.transcript, promptInTranscript: true,
-                               round: response.transcript.responses.count - 1)
+            throw SessionError(
+                .structuredOutput(error), transcript: response.transcript, promptInTranscript: true,
+                round: response.transcript.responses.count - 1)
         }
     }
 
@@ -137,9 +145,10 @@ public final class ClaudeSession: Sendable {
 
     /// As ``streamResponse(to:)-(String)``, with `T.Partial` decoded at every snapshot.
     public func streamResponse<T: StructuredResponse>(to prompt: String, generating type: T.Type) -> StructuredResponseStream<T> {
-        StructuredResponseStream(base: ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
-            try await self.runRounds(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: self.transcript), onSnapshot: onSnapshot)
-        })
+        StructuredResponseStream(
+            base: ResponseStream(transcript: { self.transcript }) { onSnapshot throws(SessionError) in
+                try await self.runRounds(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: self.transcript), onSnapshot: onSnapshot)
+            })
     }
 
     // MARK: The next request

@@ -12,8 +12,10 @@ public protocol MessageStreaming: Sendable {
     /// each snapshot is handed to it as the message grows.
     ///
     /// Cancelling the calling task must end the request (and throw).
-    func streamMessage(_ request: MessageRequest,
-                       onSnapshot: (@Sendable (MessageSnapshot) -> Void)?) async throws(TransportError) -> MessageSnapshot
+    func streamMessage(
+        _ request: MessageRequest,
+        onSnapshot: (@Sendable (MessageSnapshot) -> Void)?
+    ) async throws(TransportError) -> MessageSnapshot
 }
 
 /// Counts the input tokens of a request without running it (`count_tokens`).
@@ -23,8 +25,10 @@ public protocol TokenCounting: Sendable {
 }
 
 extension MessagesClient: MessageStreaming, TokenCounting {
-    public func streamMessage(_ request: MessageRequest,
-                              onSnapshot: (@Sendable (MessageSnapshot) -> Void)?) async throws(TransportError) -> MessageSnapshot {
+    public func streamMessage(
+        _ request: MessageRequest,
+        onSnapshot: (@Sendable (MessageSnapshot) -> Void)?
+    ) async throws(TransportError) -> MessageSnapshot {
         try await send(request, onSnapshot: onSnapshot)
     }
 }

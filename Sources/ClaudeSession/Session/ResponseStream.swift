@@ -190,8 +190,9 @@ public struct StructuredResponseStream<T: StructuredResponse>: AsyncSequence, Se
         do throws(StructuredOutputError) {
             return try response.message.decodeStructured(T.self, complete: true)
         } catch {
-            throw SessionError(.structuredOutput(error), transcript: response.transcript, promptInTranscript: true,
-                               round: response.transcript.responses.count - 1)
+            throw SessionError(
+                .structuredOutput(error), transcript: response.transcript, promptInTranscript: true,
+                round: response.transcript.responses.count - 1)
         }
     }
 

@@ -1,4 +1,3 @@
-
 /// How a ``ClaudeSession`` runs its loop: the limit on requests per call,
 /// what a new prompt does to pending tool calls, how many tools run at once,
 /// and the caller's hooks between rounds. The request itself (model,
@@ -22,9 +21,11 @@ public struct SessionConfiguration: Sendable {
 
     /// At most `maxTurns` requests per call (10), pending calls answered as
     /// not run, 8 tools at a time, no hooks.
-    public init(maxTurns: Int = 10, pendingCalls: PendingCallPolicy = .answerAsNotRun, maxConcurrentTools: Int = 8,
-                onToolCalls: (@Sendable (ToolRound) async -> ToolRoundDecision)? = nil,
-                onRoundCompleted: (@Sendable (CompletedRound) async -> Void)? = nil) {
+    public init(
+        maxTurns: Int = 10, pendingCalls: PendingCallPolicy = .answerAsNotRun, maxConcurrentTools: Int = 8,
+        onToolCalls: (@Sendable (ToolRound) async -> ToolRoundDecision)? = nil,
+        onRoundCompleted: (@Sendable (CompletedRound) async -> Void)? = nil
+    ) {
         self.maxTurns = maxTurns
         self.pendingCalls = pendingCalls
         self.maxConcurrentTools = maxConcurrentTools

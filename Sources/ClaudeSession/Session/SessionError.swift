@@ -48,8 +48,10 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     public var round: Int?
 
     /// An error of `kind`, carrying `transcript` and what else is known.
-    public init(_ kind: Kind, transcript: SessionTranscript, partial: MessageSnapshot? = nil,
-                promptInTranscript: Bool = false, round: Int? = nil) {
+    public init(
+        _ kind: Kind, transcript: SessionTranscript, partial: MessageSnapshot? = nil,
+        promptInTranscript: Bool = false, round: Int? = nil
+    ) {
         self.kind = kind
         self.transcript = transcript
         self.partial = partial
@@ -62,7 +64,8 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case .transport(let error): "the request failed: \(error)"
         case .invalidRequest(let error): "the request was not sent: \(error)"
         case .turnLimitReached(let turns, let pending):
-            pending.isEmpty ? "stopped after \(turns) requests at pause_turn"
+            pending.isEmpty
+                ? "stopped after \(turns) requests at pause_turn"
                 : "stopped after \(turns) requests with \(pending.count) tool call(s) pending (\(pending.map(\.name).joined(separator: ", ")))"
         case .pendingToolCalls(let pending):
             "\(pending.count) tool call(s) have no output yet (\(pending.map(\.name).joined(separator: ", "))): resume() runs them"

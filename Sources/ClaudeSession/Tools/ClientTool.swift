@@ -116,8 +116,10 @@ struct ErasedTool: Sendable {
             definition = try tool.definition
             schemaError = nil
         } catch {
-            definition = .client(ClientToolDefinition(name: tool.name, description: tool.description,
-                                                      inputSchemaJSON: JSONSchema.object([]).jsonValue, strict: tool.strict))
+            definition = .client(
+                ClientToolDefinition(
+                    name: tool.name, description: tool.description,
+                    inputSchemaJSON: JSONSchema.object([]).jsonValue, strict: tool.strict))
             schemaError = error
         }
         run = { input in

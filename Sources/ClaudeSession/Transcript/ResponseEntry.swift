@@ -55,8 +55,10 @@ public struct ResponseEntry: Sendable, Hashable {
     /// The handovers are read from the content's `fallback` blocks.
     ///
     /// - Complexity: O(size of the content), a parse for the handovers.
-    public init(content: RawJSON, id: String = "", model: String = "", requestedModel: String = "", stopReason: String? = nil,
-                stopSequence: String? = nil, usage: RawJSON = RawJSON(.object([])), requestID: String? = nil) {
+    public init(
+        content: RawJSON, id: String = "", model: String = "", requestedModel: String = "", stopReason: String? = nil,
+        stopSequence: String? = nil, usage: RawJSON = RawJSON(.object([])), requestID: String? = nil
+    ) {
         self.id = id
         self.model = model
         self.requestedModel = requestedModel
@@ -118,12 +120,13 @@ public struct ResponseEntry: Sendable, Hashable {
     /// - Complexity: O(1) for an entry made from a snapshot; O(size), a parse, for a restored one.
     public var snapshot: MessageSnapshot {
         if let origin { return origin }
-        return MessageSnapshot(messageJSON: .object([
-            ("id", .string(id)), ("type", .string("message")), ("role", .string("assistant")),
-            ("model", .string(requestedModel.isEmpty ? model : requestedModel)), ("content", content.value),
-            ("stop_reason", stopReason.map(JSONValue.string) ?? .null),
-            ("stop_sequence", stopSequence.map(JSONValue.string) ?? .null), ("usage", usage.value),
-        ]))
+        return MessageSnapshot(
+            messageJSON: .object([
+                ("id", .string(id)), ("type", .string("message")), ("role", .string("assistant")),
+                ("model", .string(requestedModel.isEmpty ? model : requestedModel)), ("content", content.value),
+                ("stop_reason", stopReason.map(JSONValue.string) ?? .null),
+                ("stop_sequence", stopSequence.map(JSONValue.string) ?? .null), ("usage", usage.value),
+            ]))
     }
 }
 
@@ -219,9 +222,10 @@ public struct TokenUsage: Sendable, Hashable, Codable {
     /// Reads a `usage` object (missing or non-integer fields count 0).
     public init(_ usage: JSONValue) {
         func count(_ key: String) -> Int { (try? usage[key]?.numberValue?.int()) ?? 0 }
-        self.init(inputTokens: count("input_tokens"), outputTokens: count("output_tokens"),
-                  cacheCreationInputTokens: count("cache_creation_input_tokens"),
-                  cacheReadInputTokens: count("cache_read_input_tokens"))
+        self.init(
+            inputTokens: count("input_tokens"), outputTokens: count("output_tokens"),
+            cacheCreationInputTokens: count("cache_creation_input_tokens"),
+            cacheReadInputTokens: count("cache_read_input_tokens"))
     }
 
     /// Field-wise sum; saturates instead of overflowing.
@@ -230,8 +234,9 @@ public struct TokenUsage: Sendable, Hashable, Codable {
             let (sum, overflow) = a.addingReportingOverflow(b)
             return overflow ? Int.max : sum
         }
-        return TokenUsage(inputTokens: add(lhs.inputTokens, rhs.inputTokens), outputTokens: add(lhs.outputTokens, rhs.outputTokens),
-                          cacheCreationInputTokens: add(lhs.cacheCreationInputTokens, rhs.cacheCreationInputTokens),
-                          cacheReadInputTokens: add(lhs.cacheReadInputTokens, rhs.cacheReadInputTokens))
+        return TokenUsage(
+            inputTokens: add(lhs.inputTokens, rhs.inputTokens), outputTokens: add(lhs.outputTokens, rhs.outputTokens),
+            cacheCreationInputTokens: add(lhs.cacheCreationInputTokens, rhs.cacheCreationInputTokens),
+            cacheReadInputTokens: add(lhs.cacheReadInputTokens, rhs.cacheReadInputTokens))
     }
 }

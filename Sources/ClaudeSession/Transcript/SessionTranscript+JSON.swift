@@ -143,11 +143,14 @@ extension SessionTranscript {
         var fields: [(String, JSONValue)] = []
         if !responses.isEmpty {
             let usage = usageByModel.sorted { $0.key < $1.key }.map { model, usage -> (String, JSONValue) in
-                (model, .object([
-                    ("input_tokens", .number(JSONNumber(usage.inputTokens))), ("output_tokens", .number(JSONNumber(usage.outputTokens))),
-                    ("cache_creation_input_tokens", .number(JSONNumber(usage.cacheCreationInputTokens))),
-                    ("cache_read_input_tokens", .number(JSONNumber(usage.cacheReadInputTokens))),
-                ]))
+                (
+                    model,
+                    .object([
+                        ("input_tokens", .number(JSONNumber(usage.inputTokens))), ("output_tokens", .number(JSONNumber(usage.outputTokens))),
+                        ("cache_creation_input_tokens", .number(JSONNumber(usage.cacheCreationInputTokens))),
+                        ("cache_read_input_tokens", .number(JSONNumber(usage.cacheReadInputTokens))),
+                    ])
+                )
             }
             fields += [("responses", .array(responses)), ("usage_by_model", .object(usage))]
         }
@@ -177,7 +180,8 @@ extension SessionTranscript {
         for (index, item) in responses.enumerated() {
             let path = ".responses[\(index)]"
             guard let message = try? item["message"]?.numberValue?.int(), let at = places[message],
-                  case .response(let old) = entries[at] else {
+                case .response(let old) = entries[at]
+            else {
                 throw bad(path + ".message", "not the index of an assistant turn in messages")
             }
             func text(_ key: String) throws(TranscriptError) -> String? {
@@ -187,10 +191,11 @@ extension SessionTranscript {
             }
             let usage = item["usage"] ?? .object([])
             guard usage.objectValue != nil else { throw bad(path + ".usage", "an object expected") }
-            entries[at] = .response(ResponseEntry(
-                content: old.content, id: try text("id") ?? "", model: try text("model") ?? "",
-                requestedModel: try text("requested_model") ?? "", stopReason: try text("stop_reason"),
-                stopSequence: try text("stop_sequence"), usage: RawJSON(usage), requestID: try text("request_id")))
+            entries[at] = .response(
+                ResponseEntry(
+                    content: old.content, id: try text("id") ?? "", model: try text("model") ?? "",
+                    requestedModel: try text("requested_model") ?? "", stopReason: try text("stop_reason"),
+                    stopSequence: try text("stop_sequence"), usage: RawJSON(usage), requestID: try text("request_id")))
         }
     }
 }

@@ -213,8 +213,9 @@ public struct SessionTranscript: Sendable, Hashable {
     /// - Complexity: O(size of both).
     public static func == (lhs: SessionTranscript, rhs: SessionTranscript) -> Bool {
         if lhs.entries == rhs.entries, lhs.setupRequest.model == rhs.setupRequest.model,
-           (try? lhs.setupRequest.apiJSONBytes()) == (try? rhs.setupRequest.apiJSONBytes()),
-           lhs.setupRequest.betas == rhs.setupRequest.betas, lhs.setupRequest.userProfileID == rhs.setupRequest.userProfileID {
+            (try? lhs.setupRequest.apiJSONBytes()) == (try? rhs.setupRequest.apiJSONBytes()),
+            lhs.setupRequest.betas == rhs.setupRequest.betas, lhs.setupRequest.userProfileID == rhs.setupRequest.userProfileID
+        {
             return true
         }
         guard let left = try? lhs.jsonBytes(), let right = try? rhs.jsonBytes() else { return false }

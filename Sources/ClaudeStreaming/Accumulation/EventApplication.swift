@@ -29,10 +29,12 @@ extension AccumulatorState {
             if let current { completed.append(current) }
         case "error":
             let error = event["error"]
-            throw .kind(.apiError(APIErrorEvent(
-                type: error?["type"]?.stringValue ?? "unknown_error",
-                message: error?["message"]?.stringValue ?? "",
-                requestID: event["request_id"]?.stringValue)))
+            throw .kind(
+                .apiError(
+                    APIErrorEvent(
+                        type: error?["type"]?.stringValue ?? "unknown_error",
+                        message: error?["message"]?.stringValue ?? "",
+                        requestID: event["request_id"]?.stringValue)))
         case "completion":
             // Text Completions chunks (Bedrock claude-v2 / claude-instant), some typed "completion"…
             throw .kind(.legacyTextCompletions)
@@ -151,11 +153,12 @@ extension AccumulatorState {
         let structured = kind == .text && options.structuredOutput.includes(index)
         switch kind {
         case .text, .thinking, .inputJSON:
-            let live: LiveKind = switch kind {
-            case .text: structured ? .structuredText : .text
-            case .thinking: .thinking
-            default: .toolInput
-            }
+            let live: LiveKind =
+                switch kind {
+                case .text: structured ? .structuredText : .text
+                case .thinking: .thinking
+                default: .toolInput
+                }
             if streaming.append(payload, at: index, as: live, to: &current, options: options.json) { return }
         case .signature:
             var applied = false

@@ -12,7 +12,8 @@ extension MessageAccumulator {
     @_spi(FuzzTesting) public static func _checkHotPathAgreement(_ data: UnsafeRawBufferPointer) -> String? {
         var scanner = HotDeltaScanner()
         guard let delta = scanner.scan(data) else { return nil }
-        let payload: [UInt8] = delta.payloadIsInData
+        let payload: [UInt8] =
+            delta.payloadIsInData
             ? Array(UnsafeRawBufferPointer(rebasing: data[delta.payloadRange]))
             : scanner.unescaped
         let parsed: JSONValue
@@ -23,9 +24,9 @@ extension MessageAccumulator {
         }
         let field = delta.kind.payloadField.description
         guard parsed["type"]?.stringValue == "content_block_delta",
-              (try? parsed["index"]?.numberValue?.int()) == delta.index,
-              parsed["delta"]?["type"]?.stringValue == delta.kind.wireName.description,
-              let text = parsed["delta"]?[field]?.stringValue
+            (try? parsed["index"]?.numberValue?.int()) == delta.index,
+            parsed["delta"]?["type"]?.stringValue == delta.kind.wireName.description,
+            let text = parsed["delta"]?[field]?.stringValue
         else { return "scanner read a different event than the parser: \(parsed.compactJSON)" }
         return Array(text.utf8) == payload ? nil : "payload differs: parser \(text.debugDescription)"
     }

@@ -98,8 +98,9 @@ struct HotDeltaScanner {
     private mutating func scanCanonical(_ data: UnsafeRawBufferPointer) -> HotDelta? {
         var reader = ByteReader(data)
         guard reader.consumeLiteral(#"{"type":"content_block_delta","index":"#),
-              let index = reader.smallInteger(),
-              reader.consumeLiteral(#","delta":{"type":""#) else { return nil }
+            let index = reader.smallInteger(),
+            reader.consumeLiteral(#","delta":{"type":""#)
+        else { return nil }
         guard let kind = HotDeltaKind.first(where: { reader.consumeCanonicalHead(of: $0) }) else { return nil }
         guard let payload = reader.string(unescapingInto: &unescapedBuffer) else { return nil }
         if !payload.inData { unescapedCount = payload.range.count }
@@ -123,7 +124,10 @@ struct HotDeltaScanner {
         while true {
             reader.skipWhitespace()
             if reader.consume(0x7D) { break }  // }
-            if !first { guard reader.consume(0x2C) else { return nil } ; reader.skipWhitespace() }
+            if !first {
+                guard reader.consume(0x2C) else { return nil }
+                reader.skipWhitespace()
+            }
             first = false
             guard let key = reader.plainString(), reader.colon() else { return nil }
             if equals(key, "type") {
@@ -155,7 +159,10 @@ struct HotDeltaScanner {
         while true {
             reader.skipWhitespace()
             if reader.consume(0x7D) { break }
-            if !first { guard reader.consume(0x2C) else { return nil } ; reader.skipWhitespace() }
+            if !first {
+                guard reader.consume(0x2C) else { return nil }
+                reader.skipWhitespace()
+            }
             first = false
             guard let key = reader.plainString(), reader.colon() else { return nil }
             if equals(key, "type") {
@@ -208,7 +215,8 @@ struct ByteReader {
     mutating func consumeLiteral(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard n <= base.count &- position, let start = base.baseAddress,
-              bytesEqual(start + position, UnsafeRawPointer(literal.utf8Start), n) else { return false }
+            bytesEqual(start + position, UnsafeRawPointer(literal.utf8Start), n)
+        else { return false }
         position &+= n
         return true
     }

@@ -174,7 +174,8 @@ public struct MessageAccumulator: Sendable {
             do {
                 try parser.feed(bytes) { view in
                     guard working.failure == nil, working.apply(view), emitsSnapshots,
-                          let snapshot = working.current else { return }
+                        let snapshot = working.current
+                    else { return }
                     onSnapshot(snapshot)
                 }
             } catch {
@@ -187,7 +188,8 @@ public struct MessageAccumulator: Sendable {
             do throws(BedrockFailure) {
                 try decoder.feed(bytes, options: options.json) { event, end in
                     guard working.failure == nil, working.apply(event, streamOffset: end), emitsSnapshots,
-                          let snapshot = working.current else { return }
+                        let snapshot = working.current
+                    else { return }
                     onSnapshot(snapshot)
                 }
             } catch {

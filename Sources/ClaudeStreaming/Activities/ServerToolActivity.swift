@@ -91,7 +91,7 @@ public enum ServerToolOutcome: Sendable, Hashable {
                 url: content["url"]?.stringValue, retrievedAt: content["retrieved_at"]?.stringValue,
                 document: content["content"] ?? content["document"])
         case "code_execution_tool_result", "bash_code_execution_tool_result",
-             "text_editor_code_execution_tool_result":
+            "text_editor_code_execution_tool_result":
             self = .execution(
                 stdout: content["stdout"]?.stringValue, stderr: content["stderr"]?.stringValue,
                 returnCode: try? content["return_code"]?.numberValue?.int(), content: content)

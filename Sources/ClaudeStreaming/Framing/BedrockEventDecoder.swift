@@ -115,7 +115,8 @@ struct BedrockEventDecoder: Sendable {
     static func classify(of message: borrowing AWSEventStreamMessageView) -> Kind {
         let usual = chunkHeaderBlock
         if message.headerBytes.count == usual.utf8CodeUnitCount, let base = message.headerBytes.baseAddress,
-           memcmp(base, usual.utf8Start, usual.utf8CodeUnitCount) == 0 {
+            memcmp(base, usual.utf8Start, usual.utf8CodeUnitCount) == 0
+        {
             return .chunk
         }
         return otherKind(of: message)
@@ -139,8 +140,9 @@ struct BedrockEventDecoder: Sendable {
         let exceptionType = decodedText(message.stringHeader(":exception-type"))
         let payload = try? JSONValue.parse(message.payload)
         let text = payload?["message"]?.stringValue ?? payload?["Message"]?.stringValue
-        return .exception(EventStreamException(
-            type: exceptionType ?? decodedText(type) ?? "exception", message: text ?? payloadText ?? ""))
+        return .exception(
+            EventStreamException(
+                type: exceptionType ?? decodedText(type) ?? "exception", message: text ?? payloadText ?? ""))
     }
 }
 

@@ -13,8 +13,8 @@
 // scratch copy first. A member name with escapes sends the whole payload to
 // the general JSON parser instead.
 
-import _Base64Acceleration
 import IncrementalJSON
+import _Base64Acceleration
 
 #if canImport(Glibc)
 import Glibc
@@ -90,20 +90,21 @@ func decodeBedrockLayout(_ payload: UnsafeRawBufferPointer, into event: inout [U
     // words are the little-endian loads of `{"bytes"`, `:"`, `,"p"`, `"}`).
     let count = payload.count
     guard let base = payload.baseAddress, count >= 12,
-          UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) == 0x2273_6574_7962_227B,
-          UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt16.self)) == 0x223A,
-          let text = decodeBase64String(UnsafeRawBufferPointer(rebasing: payload[10...]), into: &event) else { return nil }
+        UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) == 0x2273_6574_7962_227B,
+        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt16.self)) == 0x223A,
+        let text = decodeBase64String(UnsafeRawBufferPointer(rebasing: payload[10...]), into: &event)
+    else { return nil }
     let rest = 10 + text.length + 1  // past the closing quote
     if rest == count - 1 { return payload[rest] == UInt8(ascii: "}") ? text.count : nil }
     // `,"p":"` (6 bytes), the padding, `"}`.
     let paddingStart = rest + 6
     guard paddingStart + 2 <= count,
-          UInt32(littleEndian: base.loadUnaligned(fromByteOffset: rest, as: UInt32.self)) == 0x2270_222C,
-          UInt16(littleEndian: base.loadUnaligned(fromByteOffset: rest + 4, as: UInt16.self)) == 0x223A,
-          UInt16(littleEndian: base.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)) == 0x7D22,
-          // One pass: the padding's first quote or backslash is its closing
-          // quote. (The payload's bytes before the padding may be read.)
-          _json_string_plain_length(base + paddingStart, count - 1 - paddingStart, paddingStart) == count - 2 - paddingStart
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: rest, as: UInt32.self)) == 0x2270_222C,
+        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: rest + 4, as: UInt16.self)) == 0x223A,
+        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)) == 0x7D22,
+        // One pass: the padding's first quote or backslash is its closing
+        // quote. (The payload's bytes before the padding may be read.)
+        _json_string_plain_length(base + paddingStart, count - 1 - paddingStart, paddingStart) == count - 2 - paddingStart
     else { return nil }
     return text.count
 }
@@ -141,7 +142,10 @@ struct ChunkScanner {
                 guard skipValue() else { return .malformed(i) }
             }
             skipSpace()
-            if take(UInt8(ascii: ",")) { skipSpace(); continue }
+            if take(UInt8(ascii: ",")) {
+                skipSpace()
+                continue
+            }
             guard take(UInt8(ascii: "}")) else { return .malformed(i) }
             return end(found)
         }
@@ -169,7 +173,8 @@ struct ChunkScanner {
         let start = i
         // Fast path (base64, padding): the first quote, with no backslash before it.
         if let base = bytes.baseAddress, i < bytes.count,
-           let quote = memchr(base + i, 0x22, bytes.count - i) {
+            let quote = memchr(base + i, 0x22, bytes.count - i)
+        {
             let end = UnsafeRawPointer(quote) - base
             if memchr(base + i, 0x5C, end - i) == nil {
                 i = end + 1
@@ -204,7 +209,10 @@ struct ChunkScanner {
                 case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     depth -= 1
-                    if depth == 0 { i += 1; return true }
+                    if depth == 0 {
+                        i += 1
+                        return true
+                    }
                 default: break
                 }
                 i += 1
@@ -213,7 +221,8 @@ struct ChunkScanner {
         default:
             let start = i
             while i < bytes.count, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: "}"),
-                  bytes[i] != 0x20, bytes[i] != 0x0A, bytes[i] != 0x0D, bytes[i] != 0x09 { i += 1 }
+                bytes[i] != 0x20, bytes[i] != 0x0A, bytes[i] != 0x0D, bytes[i] != 0x09
+            { i += 1 }
             return i > start
         }
     }

@@ -64,7 +64,10 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     }
 
     mutating func append(_ block: ContentBlock) {
-        mutate { $0.tail.append(block); $0.settle() }
+        mutate {
+            $0.tail.append(block)
+            $0.settle()
+        }
     }
 
     /// Changes the block at `index`; returns nil when there is none or it

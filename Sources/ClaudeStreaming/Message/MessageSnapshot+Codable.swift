@@ -52,7 +52,8 @@ extension MessageSnapshot: Codable {
         let fallbacks = (messageJSON["content"]?.arrayValue.map(Array.init) ?? [])
             .filter { $0["type"]?.stringValue == "fallback" }
         if fallbacks.contains(where: { $0["to"]?["model"]?.stringValue != nil }),
-           let from = fallbacks.first?["from"]?["model"], from.stringValue != nil {
+            let from = fallbacks.first?["from"]?["model"], from.stringValue != nil
+        {
             start = start.replacingFields([("model", from)])
         }
         self.init(start: start, messageIndex: 0)

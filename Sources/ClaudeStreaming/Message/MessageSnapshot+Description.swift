@@ -13,8 +13,9 @@ extension MessageSnapshot: CustomStringConvertible, CustomDebugStringConvertible
         if model != requestedModel { parts.append("served by \(model)") }
         let types = content.prefix(8).map(\.type)
         let more = content.count > types.count ? ", …" : ""
-        parts.append("\(content.count) block\(content.count == 1 ? "" : "s")"
-            + (types.isEmpty ? "" : " [\(types.joined(separator: ", "))\(more)]"))
+        parts.append(
+            "\(content.count) block\(content.count == 1 ? "" : "s")"
+                + (types.isEmpty ? "" : " [\(types.joined(separator: ", "))\(more)]"))
         parts.append("\(text.count) chars of text")
         if let stopReason { parts.append("stop: \(stopReason)") }
         let tokens = [usage.inputTokens.map { "in \($0)" }, usage.outputTokens.map { "out \($0)" }].compactMap { $0 }

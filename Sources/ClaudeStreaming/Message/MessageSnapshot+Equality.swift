@@ -15,7 +15,7 @@ extension MessageSnapshot {
     ///   O(size of the messages).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.isComplete == rhs.isComplete, lhs.messageIndex == rhs.messageIndex,
-              lhs.content.count == rhs.content.count
+            lhs.content.count == rhs.content.count
         else { return false }
         if lhs.header === rhs.header && lhs.content == rhs.content { return true }
         return lhs.openBlocks == rhs.openBlocks && lhs.messageJSON() == rhs.messageJSON()

@@ -139,13 +139,14 @@ public struct MessageSnapshot: Sendable, Hashable {
     public func contentJSON() -> JSONValue { content.json }
 
     init(start: JSONValue, messageIndex: Int, metadata: ResponseMetadata = ResponseMetadata()) {
-        header = MessageHeaderBox(MessageHeader(
-            start: start,
-            stopReason: start["stop_reason"]?.stringValue,
-            stopSequence: start["stop_sequence"]?.stringValue,
-            stopDetails: start["stop_details"].flatMap { $0.isNull ? nil : $0 },
-            usage: Usage(start["usage"] ?? .object([])), isComplete: false, messageIndex: messageIndex,
-            metadata: metadata))
+        header = MessageHeaderBox(
+            MessageHeader(
+                start: start,
+                stopReason: start["stop_reason"]?.stringValue,
+                stopSequence: start["stop_sequence"]?.stringValue,
+                stopDetails: start["stop_details"].flatMap { $0.isNull ? nil : $0 },
+                usage: Usage(start["usage"] ?? .object([])), isComplete: false, messageIndex: messageIndex,
+                metadata: metadata))
         content = ContentList()
         if let blocks = start["content"]?.arrayValue {
             for block in blocks { content.append(ContentBlock.fromStart(block, isComplete: true)) }

@@ -66,6 +66,9 @@ public struct Usage: Sendable, Hashable {
     }
 
     public func hash(into hasher: inout Hasher) {
-        for (key, value) in fields { hasher.combine(key); hasher.combine(value) }
+        for (key, value) in fields {
+            hasher.combine(key)
+            hasher.combine(value)
+        }
     }
 }

@@ -112,7 +112,8 @@ public struct ClaudeEndpoint: Sendable {
             throw .invalidEndpoint("the request names no model")
         }
         let url = try endpointURL(model: model, anthropicBase: anthropicBase)
-        let betas = encoded.headers.first { $0.name == "anthropic-beta" }?.value
+        let betas =
+            encoded.headers.first { $0.name == "anthropic-beta" }?.value
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
         var fields: [(String, JSONValue)] = [("anthropic_version", .string(version))]
         for (key, value) in object.entries where key != "model" && !(betasInBody && key == "stream") {
@@ -140,8 +141,10 @@ func pathEscaped(_ segment: String) -> String {
 
 /// A region or project must be one host/path label: letters, digits, '-'.
 private func requireLabel(_ value: String, _ what: String) throws(RequestError) {
-    let valid = !value.isEmpty && value.utf8.allSatisfy { byte in
-        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || (byte >= 0x41 && byte <= 0x5A)
-    }
+    let valid =
+        !value.isEmpty
+        && value.utf8.allSatisfy { byte in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || (byte >= 0x41 && byte <= 0x5A)
+        }
     guard valid else { throw .invalidEndpoint("\(what) \"\(value)\" is not letters, digits and '-'") }
 }

@@ -32,7 +32,8 @@ extension ClaudeModel {
         var name = parts.dropFirst().joined(separator: ".")
         // The version suffix: -v1, -v1:0, -v2:0 …
         if let v = name.range(of: "-v", options: .backwards),
-           name[v.upperBound...].allSatisfy({ $0.isNumber || $0 == ":" }), name[v.upperBound...].first?.isNumber == true {
+            name[v.upperBound...].allSatisfy({ $0.isNumber || $0 == ":" }), name[v.upperBound...].first?.isNumber == true
+        {
             name = String(name[..<v.lowerBound])
         }
         return name.hasPrefix("claude") ? name : nil

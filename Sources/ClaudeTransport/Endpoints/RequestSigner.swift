@@ -4,6 +4,7 @@
 // AWS SDK or crypto library plugs in here.
 
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

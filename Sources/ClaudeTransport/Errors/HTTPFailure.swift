@@ -79,9 +79,11 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// A failure with the given fields; ``HTTPFailure`` values from a response
     /// are built by the client, which redacts every text first.
-    public init(status: Int, kind: Kind, errorType: String? = nil, message: String? = nil,
-                requestID: String? = nil, retryAfter: Double? = nil,
-                location: String? = nil, contentType: String? = nil, contentEncoding: String? = nil) {
+    public init(
+        status: Int, kind: Kind, errorType: String? = nil, message: String? = nil,
+        requestID: String? = nil, retryAfter: Double? = nil,
+        location: String? = nil, contentType: String? = nil, contentEncoding: String? = nil
+    ) {
         self.status = status
         self.kind = kind
         self.errorType = errorType
@@ -132,8 +134,10 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
         self.init(status: status, headers: headers, body: body, redactor: SecretRedactor(secrets: secrets), now: now)
     }
 
-    init(status: Int, headers: [String: String], body: [UInt8], redactor: SecretRedactor,
-         kind forcedKind: Kind? = nil, now: Date = Date()) {
+    init(
+        status: Int, headers: [String: String], body: [UInt8], redactor: SecretRedactor,
+        kind forcedKind: Kind? = nil, now: Date = Date()
+    ) {
         let body = redactor.redact(body)
         func header(_ name: String) -> String? {
             headers.first { $0.key.lowercased() == name }.map { redactor.redact($0.value) }

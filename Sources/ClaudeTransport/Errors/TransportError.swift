@@ -33,7 +33,7 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .stream(let error): error.snapshot
         case .connectionLost(_, let snapshot), .idleTimeout(_, let snapshot),
-             .overallTimeout(_, let snapshot), .cancelled(let snapshot):
+            .overallTimeout(_, let snapshot), .cancelled(let snapshot):
             snapshot
         default: nil
         }

@@ -30,49 +30,65 @@ public struct ClaudeModel: Hashable, Sendable, CustomStringConvertible {
 
     /// Claude Fable 5: adaptive thinking always on, all five effort levels.
     /// Sampling parameters: assumed rejected, like every model since Opus 4.7.
-    public static let fable5 = ClaudeModel(id: "claude-fable-5", capabilities: .init(
-        effortLevels: EffortLevel.ordered, adaptiveThinking: true,
-        structuredOutput: true, imageInput: true, serverTools: allServerTools))
+    public static let fable5 = ClaudeModel(
+        id: "claude-fable-5",
+        capabilities: .init(
+            effortLevels: EffortLevel.ordered, adaptiveThinking: true,
+            structuredOutput: true, imageInput: true, serverTools: allServerTools))
 
     /// Claude Opus 5: adaptive thinking, all five effort levels.
     /// Sampling parameters: assumed rejected (as on Opus 4.7 and later).
-    public static let opus5 = ClaudeModel(id: "claude-opus-5", capabilities: .init(
-        effortLevels: EffortLevel.ordered, adaptiveThinking: true,
-        structuredOutput: true, imageInput: true, serverTools: allServerTools))
+    public static let opus5 = ClaudeModel(
+        id: "claude-opus-5",
+        capabilities: .init(
+            effortLevels: EffortLevel.ordered, adaptiveThinking: true,
+            structuredOutput: true, imageInput: true, serverTools: allServerTools))
 
     /// Claude Sonnet 5: adaptive thinking, all five effort levels.
     /// Sampling parameters: assumed rejected (as on Opus 4.7 and later).
-    public static let sonnet5 = ClaudeModel(id: "claude-sonnet-5", capabilities: .init(
-        effortLevels: EffortLevel.ordered, adaptiveThinking: true,
-        structuredOutput: true, imageInput: true, serverTools: allServerTools))
+    public static let sonnet5 = ClaudeModel(
+        id: "claude-sonnet-5",
+        capabilities: .init(
+            effortLevels: EffortLevel.ordered, adaptiveThinking: true,
+            structuredOutput: true, imageInput: true, serverTools: allServerTools))
 
     /// Claude Opus 4.8: all five effort levels, no sampling parameters (assumed, as 4.7).
-    public static let opus4_8 = ClaudeModel(id: "claude-opus-4-8", capabilities: .init(
-        effortLevels: EffortLevel.ordered, adaptiveThinking: true,
-        structuredOutput: true, imageInput: true, serverTools: allServerTools))
+    public static let opus4_8 = ClaudeModel(
+        id: "claude-opus-4-8",
+        capabilities: .init(
+            effortLevels: EffortLevel.ordered, adaptiveThinking: true,
+            structuredOutput: true, imageInput: true, serverTools: allServerTools))
 
     /// Claude Opus 4.7: all five effort levels; rejects temperature/top_p/top_k (documented).
-    public static let opus4_7 = ClaudeModel(id: "claude-opus-4-7", capabilities: .init(
-        effortLevels: EffortLevel.ordered, adaptiveThinking: true,
-        structuredOutput: true, imageInput: true, serverTools: allServerTools))
+    public static let opus4_7 = ClaudeModel(
+        id: "claude-opus-4-7",
+        capabilities: .init(
+            effortLevels: EffortLevel.ordered, adaptiveThinking: true,
+            structuredOutput: true, imageInput: true, serverTools: allServerTools))
 
     /// Claude Opus 4.6: effort without `xhigh` (it predates it); sampling accepted.
-    public static let opus4_6 = ClaudeModel(id: "claude-opus-4-6", capabilities: .init(
-        sampling: Set(SamplingParameter.allCases), effortLevels: [.low, .medium, .high, .max],
-        adaptiveThinking: true, structuredOutput: true, imageInput: true, serverTools: allServerTools,
-        manualThinking: true))
+    public static let opus4_6 = ClaudeModel(
+        id: "claude-opus-4-6",
+        capabilities: .init(
+            sampling: Set(SamplingParameter.allCases), effortLevels: [.low, .medium, .high, .max],
+            adaptiveThinking: true, structuredOutput: true, imageInput: true, serverTools: allServerTools,
+            manualThinking: true))
 
     /// Claude Sonnet 4.6: effort without `xhigh`; sampling accepted.
-    public static let sonnet4_6 = ClaudeModel(id: "claude-sonnet-4-6", capabilities: .init(
-        sampling: Set(SamplingParameter.allCases), effortLevels: [.low, .medium, .high, .max],
-        adaptiveThinking: true, structuredOutput: true, imageInput: true, serverTools: allServerTools,
-        manualThinking: true))
+    public static let sonnet4_6 = ClaudeModel(
+        id: "claude-sonnet-4-6",
+        capabilities: .init(
+            sampling: Set(SamplingParameter.allCases), effortLevels: [.low, .medium, .high, .max],
+            adaptiveThinking: true, structuredOutput: true, imageInput: true, serverTools: allServerTools,
+            manualThinking: true))
 
     /// Claude Haiku 4.5: no effort parameter, extended (not adaptive) thinking;
     /// sampling accepted.
-    public static let haiku4_5 = ClaudeModel(id: "claude-haiku-4-5", capabilities: .init(
-        sampling: Set(SamplingParameter.allCases), effortLevels: [], adaptiveThinking: false,
-        structuredOutput: true, imageInput: true, serverTools: allServerTools, manualThinking: true))
+    public static let haiku4_5 = ClaudeModel(
+        id: "claude-haiku-4-5",
+        capabilities: .init(
+            sampling: Set(SamplingParameter.allCases), effortLevels: [], adaptiveThinking: false,
+            structuredOutput: true, imageInput: true, serverTools: allServerTools, manualThinking: true))
 
     /// The compiled-in models, newest first.
     public static let known: [ClaudeModel] = [
@@ -93,6 +109,8 @@ public struct ClaudeModel: Hashable, Sendable, CustomStringConvertible {
     /// capabilities are unknown, so it is assumed to accept only what every
     /// current model accepts: images and structured output, no sampling
     /// parameters, and no per-fallback effort.
-    public static let serverDefault = ClaudeModel(id: "default", capabilities: .init(
-        structuredOutput: true, imageInput: true, serverTools: allServerTools))
+    public static let serverDefault = ClaudeModel(
+        id: "default",
+        capabilities: .init(
+            structuredOutput: true, imageInput: true, serverTools: allServerTools))
 }

@@ -1,8 +1,9 @@
 import Foundation
+import IncrementalJSON
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import IncrementalJSON
 
 // Capabilities of a model the package does not know, read from the Models
 // API: `GET /v1/models/{id}` answers `capabilities` with one entry per

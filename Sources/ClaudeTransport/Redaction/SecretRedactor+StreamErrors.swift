@@ -16,15 +16,17 @@ extension SecretRedactor {
         var redacted = error
         switch error.kind {
         case .apiError(let event):
-            redacted.kind = .apiError(APIErrorEvent(
-                type: redact(event.type), message: redact(event.message),
-                requestID: event.requestID.map { redact($0) }))
+            redacted.kind = .apiError(
+                APIErrorEvent(
+                    type: redact(event.type), message: redact(event.message),
+                    requestID: event.requestID.map { redact($0) }))
         case .protocolViolation(let what):
             redacted.kind = .protocolViolation(redact(what))
         case .eventStreamException(let exception):
             // A Bedrock exception's type and message are the server's words.
-            redacted.kind = .eventStreamException(EventStreamException(
-                type: redact(exception.type), message: redact(exception.message)))
+            redacted.kind = .eventStreamException(
+                EventStreamException(
+                    type: redact(exception.type), message: redact(exception.message)))
         case .invalidChunkPayload(let what):
             redacted.kind = .invalidChunkPayload(redact(what))
         case .framing, .invalidEventJSON, .incomplete, .eventStreamFraming, .legacyTextCompletions:

@@ -60,8 +60,10 @@ public struct Document: Sendable, Hashable {
     public var cacheControl: CacheControl?
 
     /// A document from `source`, optionally titled, with citations off by default.
-    public init(_ source: Source, title: String? = nil, context: String? = nil, citations: Bool = false,
-                cacheControl: CacheControl? = nil) {
+    public init(
+        _ source: Source, title: String? = nil, context: String? = nil, citations: Bool = false,
+        cacheControl: CacheControl? = nil
+    ) {
         self.source = source
         self.title = title
         self.context = context

@@ -77,12 +77,16 @@ extension MessageRequest {
     private mutating func takeTypedField(_ key: String, _ value: JSONValue, _ resolveModel: (String) -> ClaudeModel) -> Bool {
         switch key {
         case "system":
-            if let text = value.stringValue { system = text; return true }
+            if let text = value.stringValue {
+                system = text
+                return true
+            }
             guard let blocks = value.arrayValue, !blocks.isEmpty else { return false }
             var typed: [SystemBlock] = []
             for block in blocks {
                 guard block.hasOnlyKeys(["type", "text", "cache_control"]), block["type"]?.stringValue == "text",
-                      let text = block["text"]?.stringValue else { return false }
+                    let text = block["text"]?.stringValue
+                else { return false }
                 var cache: CacheControl?
                 if let json = block["cache_control"] {
                     guard let exact = CacheControl(apiJSON: json) else { return false }
@@ -101,9 +105,13 @@ extension MessageRequest {
             topK = k
             return true
         case "thinking":
-            if value.hasOnlyKeys(["type"]), value["type"]?.stringValue == "adaptive" { adaptiveThinking = true; return true }
+            if value.hasOnlyKeys(["type"]), value["type"]?.stringValue == "adaptive" {
+                adaptiveThinking = true
+                return true
+            }
             if value.hasOnlyKeys(["type", "budget_tokens"]), value["type"]?.stringValue == "enabled",
-               let budget = try? value["budget_tokens"]?.numberValue?.int() {
+                let budget = try? value["budget_tokens"]?.numberValue?.int()
+            {
                 thinkingBudget = budget
                 return true
             }
@@ -254,7 +262,8 @@ extension ToolResult {
     /// A `tool_result` block that the typed form writes back the same, else nil.
     public init?(apiJSON block: JSONValue) {
         guard block["type"]?.stringValue == "tool_result", block.hasOnlyKeys(["type", "tool_use_id", "content", "is_error", "cache_control"]),
-              let id = block["tool_use_id"]?.stringValue else { return nil }
+            let id = block["tool_use_id"]?.stringValue
+        else { return nil }
         var cache: CacheControl?
         if let json = block["cache_control"] {
             guard let exact = CacheControl(apiJSON: json) else { return nil }
@@ -275,23 +284,33 @@ extension ToolDefinition {
     /// A tool of the body's `tools`: a client tool when exactly that, else raw JSON.
     public init(apiJSON json: JSONValue) {
         guard json["type"] == nil, json.hasOnlyKeys(["name", "description", "input_schema", "strict", "cache_control"]),
-              let name = json["name"]?.stringValue, let schema = json["input_schema"] else {
+            let name = json["name"]?.stringValue, let schema = json["input_schema"]
+        else {
             self = .raw(json)
             return
         }
         var description: String?
         if let text = json["description"] {
-            guard let value = text.stringValue else { self = .raw(json); return }
+            guard let value = text.stringValue else {
+                self = .raw(json)
+                return
+            }
             description = value
         }
         var strict: Bool?
         if let flag = json["strict"] {
-            guard let value = flag.boolValue else { self = .raw(json); return }
+            guard let value = flag.boolValue else {
+                self = .raw(json)
+                return
+            }
             strict = value
         }
         var cache: CacheControl?
         if let given = json["cache_control"] {
-            guard let exact = CacheControl(apiJSON: given) else { self = .raw(json); return }
+            guard let exact = CacheControl(apiJSON: given) else {
+                self = .raw(json)
+                return
+            }
             cache = exact
         }
         self = .client(ClientToolDefinition(name: name, description: description, inputSchemaJSON: schema, strict: strict, cacheControl: cache))

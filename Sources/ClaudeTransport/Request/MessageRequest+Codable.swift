@@ -26,8 +26,11 @@ extension RawJSON: Codable {
     /// (nesting deeper than ``maxCodedDepth``), so what is written reads back.
     public func encode(to encoder: any Encoder) throws {
         if let (depth, offset) = RawJSON.nestingExcess(in: bytes, limit: Self.maxCodedDepth) {
-            throw EncodingError.invalidValue(text, .init(codingPath: encoder.codingPath,
-                debugDescription: "JSON nested \(depth) deep at byte \(offset), deeper than the \(Self.maxCodedDepth) a decoder takes"))
+            throw EncodingError.invalidValue(
+                text,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "JSON nested \(depth) deep at byte \(offset), deeper than the \(Self.maxCodedDepth) a decoder takes"))
         }
         var container = encoder.singleValueContainer()
         try container.encode(text)
@@ -130,7 +133,10 @@ extension ModelCapabilities: Codable {
 extension FallbackChain: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: FieldKey.self)
-        if try c.decodeIfPresent(Bool.self, forKey: "serverDefault") == true { self = .serverDefault; return }
+        if try c.decodeIfPresent(Bool.self, forKey: "serverDefault") == true {
+            self = .serverDefault
+            return
+        }
         let models = try c.decodeIfPresent([ClaudeModel].self, forKey: "models") ?? []
         self = models.isEmpty ? .none : .models(models)
     }
@@ -177,13 +183,17 @@ extension ServerTool: Codable {
 extension ToolDefinition: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: FieldKey.self)
-        if let raw = try c.decodeJSONIfPresent("raw") { self = .raw(raw); return }
-        self = .client(ClientToolDefinition(
-            name: try c.decode(String.self, forKey: "name"),
-            description: try c.decodeIfPresent(String.self, forKey: "description"),
-            inputSchemaJSON: try c.decodeJSON("inputSchema"),
-            strict: try c.decodeIfPresent(Bool.self, forKey: "strict"),
-            cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl")))
+        if let raw = try c.decodeJSONIfPresent("raw") {
+            self = .raw(raw)
+            return
+        }
+        self = .client(
+            ClientToolDefinition(
+                name: try c.decode(String.self, forKey: "name"),
+                description: try c.decodeIfPresent(String.self, forKey: "description"),
+                inputSchemaJSON: try c.decodeJSON("inputSchema"),
+                strict: try c.decodeIfPresent(Bool.self, forKey: "strict"),
+                cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl")))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -200,7 +210,6 @@ extension ToolDefinition: Codable {
     }
 }
 
-
 extension ToolChoice: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: FieldKey.self)
@@ -211,12 +220,13 @@ extension ToolChoice: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: FieldKey.self)
-        let text: String = switch mode {
-        case .auto: "auto"
-        case .any: "any"
-        case .none: "none"
-        case .tool(let name): "tool:\(name)"
-        }
+        let text: String =
+            switch mode {
+            case .auto: "auto"
+            case .any: "any"
+            case .none: "none"
+            case .tool(let name): "tool:\(name)"
+            }
         try c.encode(text, forKey: "mode")
         if disableParallelToolUse { try c.encode(true, forKey: "disableParallelToolUse") }
     }
@@ -225,8 +235,9 @@ extension ToolChoice: Codable {
 extension ConversationTurn: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: FieldKey.self)
-        self.init(role: try c.decode(Role.self, forKey: "role"), content: try c.decode([TurnContent].self, forKey: "content"),
-                  cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
+        self.init(
+            role: try c.decode(Role.self, forKey: "role"), content: try c.decode([TurnContent].self, forKey: "content"),
+            cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -299,9 +310,10 @@ extension ToolResult: Codable {
         } else {
             content = .blocks(try c.decode([TurnContent].self, forKey: "blocks"))
         }
-        self.init(toolUseID: try c.decode(String.self, forKey: "toolUseID"), content: content,
-                  isError: try c.decodeIfPresent(Bool.self, forKey: "isError") ?? false,
-                  cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
+        self.init(
+            toolUseID: try c.decode(String.self, forKey: "toolUseID"), content: content,
+            isError: try c.decodeIfPresent(Bool.self, forKey: "isError") ?? false,
+            cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -332,10 +344,11 @@ extension Document: Codable {
             }
             source = .pdf(Array(bytes))
         }
-        self.init(source, title: try c.decodeIfPresent(String.self, forKey: "title"),
-                  context: try c.decodeIfPresent(String.self, forKey: "context"),
-                  citations: try c.decodeIfPresent(Bool.self, forKey: "citations") ?? false,
-                  cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
+        self.init(
+            source, title: try c.decodeIfPresent(String.self, forKey: "title"),
+            context: try c.decodeIfPresent(String.self, forKey: "context"),
+            citations: try c.decodeIfPresent(Bool.self, forKey: "citations") ?? false,
+            cacheControl: try c.decodeIfPresent(CacheControl.self, forKey: "cacheControl"))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -9,8 +9,11 @@ import Foundation
 extension MessageRequest: CustomStringConvertible, CustomDebugStringConvertible {
     /// `MessageRequest(claude-opus-4-5, 3 turns (last: user), system 42 chars, max_tokens 4096, effort high, tools [webSearch], structured output)`.
     public var description: String {
-        var parts = [model.id, "\(messages.count) turn\(messages.count == 1 ? "" : "s")"
-            + (messages.last.map { " (last: \($0.role.rawValue))" } ?? "")]
+        var parts = [
+            model.id,
+            "\(messages.count) turn\(messages.count == 1 ? "" : "s")"
+                + (messages.last.map { " (last: \($0.role.rawValue))" } ?? ""),
+        ]
         if let system { parts.append("system \(system.count) chars") }
         parts.append("max_tokens \(maxTokens)")
         if let effort { parts.append("effort \(effort)") }
@@ -38,10 +41,12 @@ extension ClientConfiguration: CustomStringConvertible, CustomDebugStringConvert
 
     /// `dump` would otherwise walk into the URL and print a password in it.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "baseURL": printableBaseURL, "credentials": credentials.map { "\($0)" } ?? "none",
-            "idleTimeout": idleTimeout, "overallTimeout": overallTimeout, "maxErrorBodyBytes": maxErrorBodyBytes,
-        ])
+        Mirror(
+            self,
+            children: [
+                "baseURL": printableBaseURL, "credentials": credentials.map { "\($0)" } ?? "none",
+                "idleTimeout": idleTimeout, "overallTimeout": overallTimeout, "maxErrorBodyBytes": maxErrorBodyBytes,
+            ])
     }
 
     /// The base URL without user, password, query or fragment.

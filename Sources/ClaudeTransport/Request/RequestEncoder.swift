@@ -79,8 +79,9 @@ public enum RequestEncoder {
         try checkRequest(request)
         let primaryEffort = try primaryEffortLevel(request)
         let body = try encodedBody(request, primaryEffort: primaryEffort, purpose: .messages)
-        return EncodedRequest(body: body, headers: httpHeaders(request), effort: primaryEffort,
-                              structuredOutput: request.outputSchema != nil)
+        return EncodedRequest(
+            body: body, headers: httpHeaders(request), effort: primaryEffort,
+            structuredOutput: request.outputSchema != nil)
     }
 
     /// The body of `POST /v1/messages/count_tokens`: the fields that count
@@ -151,11 +152,14 @@ public enum RequestEncoder {
         writer.field("model", .string(request.model.id))
         if sending { writer.field("max_tokens", .number(JSONNumber(request.maxTokens))) }
         if !request.systemBlocks.isEmpty {
-            writer.field("system", .array(request.systemBlocks.map { block in
-                var fields: [(String, JSONValue)] = [("type", .string("text")), ("text", .string(block.text))]
-                if let cache = block.cacheControl { fields.append(("cache_control", cache.json)) }
-                return .object(fields)
-            }))
+            writer.field(
+                "system",
+                .array(
+                    request.systemBlocks.map { block in
+                        var fields: [(String, JSONValue)] = [("type", .string("text")), ("text", .string(block.text))]
+                        if let cache = block.cacheControl { fields.append(("cache_control", cache.json)) }
+                        return .object(fields)
+                    }))
         } else if let system = request.system {
             writer.field("system", .string(system))
         }
@@ -195,13 +199,16 @@ public enum RequestEncoder {
             if let user = request.metadataUserID { writer.field("metadata", .object([("user_id", .string(user))])) }
             if let cache = request.cacheControl { writer.field("cache_control", cache.json) }
             if request.fallbacks != .none {
-                writer.field("fallbacks", .array(request.fallbacks.models.map { model in
-                    var entry: [(String, JSONValue)] = [("model", .string(model.id))]
-                    if let wanted, let level = wanted.closest(in: model.capabilities.effortLevels) {
-                        entry.append(("output_config", .object([("effort", .string(level.name))])))
-                    }
-                    return .object(entry)
-                }))
+                writer.field(
+                    "fallbacks",
+                    .array(
+                        request.fallbacks.models.map { model in
+                            var entry: [(String, JSONValue)] = [("model", .string(model.id))]
+                            if let wanted, let level = wanted.closest(in: model.capabilities.effortLevels) {
+                                entry.append(("output_config", .object([("effort", .string(level.name))])))
+                            }
+                            return .object(entry)
+                        }))
             }
             for (key, value) in request.additionalFields.entries where !writer.keys.contains(key) && key != "stream" {
                 writer.field(key, value)
@@ -298,14 +305,19 @@ public enum RequestEncoder {
         case .text(let text):
             return [.object([("type", .string("text")), ("text", .string(text))])]
         case .image(let bytes, let mediaType):
-            return [.object([
-                ("type", .string("image")),
-                ("source", .object([
-                    ("type", .string("base64")),
-                    ("media_type", .string(mediaType)),
-                    ("data", .string(Data(bytes).base64EncodedString())),
-                ])),
-            ])]
+            return [
+                .object([
+                    ("type", .string("image")),
+                    (
+                        "source",
+                        .object([
+                            ("type", .string("base64")),
+                            ("media_type", .string(mediaType)),
+                            ("data", .string(Data(bytes).base64EncodedString())),
+                        ])
+                    ),
+                ])
+            ]
         case .block(let value):
             return [value]
         case .verbatimBlocks(let array):
@@ -337,8 +349,10 @@ public enum RequestEncoder {
         let source: JSONValue
         switch document.source {
         case .pdf(let bytes):
-            source = .object([("type", .string("base64")), ("media_type", .string("application/pdf")),
-                              ("data", .string(Data(bytes).base64EncodedString()))])
+            source = .object([
+                ("type", .string("base64")), ("media_type", .string("application/pdf")),
+                ("data", .string(Data(bytes).base64EncodedString())),
+            ])
         case .plainText(let text):
             source = .object([("type", .string("text")), ("media_type", .string("text/plain")), ("data", .string(text))])
         case .url(let url):

@@ -52,8 +52,10 @@ public struct ClientToolDefinition: Sendable, Hashable {
     public var cacheControl: CacheControl?
 
     /// A tool whose input schema is given as JSON.
-    public init(name: String, description: String? = nil, inputSchemaJSON: JSONValue,
-                strict: Bool? = nil, cacheControl: CacheControl? = nil) {
+    public init(
+        name: String, description: String? = nil, inputSchemaJSON: JSONValue,
+        strict: Bool? = nil, cacheControl: CacheControl? = nil
+    ) {
         self.name = name
         self.description = description
         self.inputSchema = inputSchemaJSON
@@ -62,10 +64,13 @@ public struct ClientToolDefinition: Sendable, Hashable {
     }
 
     /// A tool whose input schema is built with `JSONSchema` (IncrementalJSON).
-    public init(name: String, description: String? = nil, inputSchema: JSONSchema,
-                strict: Bool? = nil, cacheControl: CacheControl? = nil) {
-        self.init(name: name, description: description, inputSchemaJSON: inputSchema.jsonValue,
-                  strict: strict, cacheControl: cacheControl)
+    public init(
+        name: String, description: String? = nil, inputSchema: JSONSchema,
+        strict: Bool? = nil, cacheControl: CacheControl? = nil
+    ) {
+        self.init(
+            name: name, description: description, inputSchemaJSON: inputSchema.jsonValue,
+            strict: strict, cacheControl: cacheControl)
     }
 }
 

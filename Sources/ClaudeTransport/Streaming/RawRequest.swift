@@ -1,5 +1,5 @@
-import Foundation
 import ClaudeStreaming
+import Foundation
 public import IncrementalJSON
 
 // A request given as a Messages API body, sent as is: for a caller that

@@ -1,9 +1,10 @@
 import ClaudeStreaming
 import Foundation
+import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 // One attempt of one request. URLSession calls this delegate on a serial
 // queue with each piece of the body as it arrives (`didReceive data`; Linux
@@ -78,8 +79,10 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let idleTimeout: Double
     private let options: MessageAccumulatorOptions
 
-    init(channel: SnapshotChannel, options: MessageAccumulatorOptions, redactor: SecretRedactor,
-         maxErrorBodyBytes: Int, idleTimeout: Double) {
+    init(
+        channel: SnapshotChannel, options: MessageAccumulatorOptions, redactor: SecretRedactor,
+        maxErrorBodyBytes: Int, idleTimeout: Double
+    ) {
         self.state = Mutex(State(accumulator: MessageAccumulator(options: options)))
         self.channel = channel
         self.redactor = redactor
@@ -112,8 +115,10 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     // MARK: URLSessionDataDelegate
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         let http = response as? HTTPURLResponse
         let status = http?.statusCode ?? 200
         var headers: [String: String] = [:]
@@ -127,8 +132,11 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 $0.phase = .refusedEncoding(status: status, headers: headers)
                 $0.cancelRequested = true
             }
-            signalStart(.httpFailure(HTTPFailure(status: status, headers: headers, body: [], redactor: redactor,
-                                                 kind: .unrequestedContentEncoding)))
+            signalStart(
+                .httpFailure(
+                    HTTPFailure(
+                        status: status, headers: headers, body: [], redactor: redactor,
+                        kind: .unrequestedContentEncoding)))
             completionHandler(.cancel)
             // The disposition alone does nothing on Linux (FoundationNetworking
             // ignores it), so the task is cancelled too.
@@ -159,8 +167,10 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Never follows a redirect: the credential would go with it to whatever
     /// origin `location` names. The 3xx itself then arrives as the response
     /// and becomes an ``HTTPFailure/Kind/redirect`` failure.
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 
@@ -239,15 +249,18 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             switch state.phase {
             case .streaming where error == nil:
                 let isNew = state.accumulator.eventCount != state.deliveredAtEvent
-                do throws(MessageStreamError) { return .finished(.success(try state.accumulator.finish()), isNew: isNew) }
-                catch { return .finished(.failure(error), isNew: isNew) }
+                do throws(MessageStreamError) { return .finished(.success(try state.accumulator.finish()), isNew: isNew) } catch {
+                    return .finished(.failure(error), isNew: isNew)
+                }
             case .streaming:
                 return .failedStreaming(state.accumulator.snapshot)
             case .collectingError(let status, let headers, let kind):
                 return .httpFailure(HTTPFailure(status: status, headers: headers, body: state.errorBody, redactor: redactor, kind: kind))
             case .refusedEncoding(let status, let headers):
-                return .httpFailure(HTTPFailure(status: status, headers: headers, body: [], redactor: redactor,
-                                                kind: .unrequestedContentEncoding))
+                return .httpFailure(
+                    HTTPFailure(
+                        status: status, headers: headers, body: [], redactor: redactor,
+                        kind: .unrequestedContentEncoding))
             case .waiting, .sniffing:
                 return .failedBeforeResponse
             }

@@ -36,7 +36,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = object[key.stringValue], !value.isNull else { return nil }
         do {
             return try decoder.unbox(type, from: value, at: codingPath + [key])
-        } catch where !decoder.requireComplete && !value.isComplete && value.text != nil {
+        } catch  where !decoder.requireComplete && !value.isComplete && value.text != nil {
             return nil
         }
     }

@@ -125,7 +125,8 @@ private func encodeSpecial(_ b: UInt8, into out: inout [UInt8]) {
 /// Length of the well-formed UTF-8 sequence at `i` (within `end`), or nil.
 func validSequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
     guard let (length, low, high) = _JSONStringReader.utf8Lead(bytes[i]), end - i >= length else { return nil }
-    var lowBound = low, highBound = high
+    var lowBound = low
+    var highBound = high
     for k in 1..<length {
         let c = bytes[i + k]
         guard c >= lowBound && c <= highBound else { return nil }

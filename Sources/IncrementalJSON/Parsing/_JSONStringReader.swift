@@ -82,7 +82,8 @@ package enum _JSONStringReader {
             }
             let available = Swift.min(length, n &- j)
             var k = 1
-            var lower = low, upper = high
+            var lower = low
+            var upper = high
             while k < available {
                 let c = p[j &+ k]
                 if c < lower || c > upper { return _JSONStringRun(end: j, stop: .invalidUTF8(at: j &+ k)) }

@@ -55,8 +55,10 @@ extension JSONSchema {
 
         /// Renders `wrapped` with the sent constraints as keywords and the
         /// others appended to the description.
-        static func renderConstraints(_ constraints: [Constraint], on wrapped: JSONSchema, description: String?,
-                            render: (JSONSchema, String?) -> JSONValue) -> JSONValue {
+        static func renderConstraints(
+            _ constraints: [Constraint], on wrapped: JSONSchema, description: String?,
+            render: (JSONSchema, String?) -> JSONValue
+        ) -> JSONValue {
             var sent: [(String, JSONValue)] = []
             var stated: [String] = []
             var allowed: [String]?

@@ -28,8 +28,10 @@ extension JSONSchema {
         return violations
     }
 
-    private func checkRequest(_ value: JSONValue, path: String, definitions: [String: JSONSchema],
-                           into violations: inout [JSONSchemaViolation]) {
+    private func checkRequest(
+        _ value: JSONValue, path: String, definitions: [String: JSONSchema],
+        into violations: inout [JSONSchemaViolation]
+    ) {
         func fail(_ message: String) { violations.append(JSONSchemaViolation(path: path, message: message)) }
         if !value.isComplete { fail("value is incomplete") }
         switch self {

@@ -107,7 +107,8 @@ public indirect enum JSONSchema: Sendable, Hashable {
         switch self {
         case .object(let properties, _):
             type("object")
-            members.append(("properties", .object(properties.map { ($0.name, $0.schema.renderConstraints(description: $0.description ?? $0.schema.description)) })))
+            members.append(
+                ("properties", .object(properties.map { ($0.name, $0.schema.renderConstraints(description: $0.description ?? $0.schema.description)) })))
             members.append(("required", .array(properties.filter(\.isRequired).map { .string($0.name) })))
             members.append(("additionalProperties", false))
         case .array(let items, _):

@@ -79,7 +79,10 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// JSON has no NaN or infinity: NaN becomes `0` and ±infinity the largest
     /// finite `Double` of that sign, so the result is always valid JSON.
     public init(_ value: Double) {
-        if value.isNaN { self.init(_unchecked: "0"); return }
+        if value.isNaN {
+            self.init(_unchecked: "0")
+            return
+        }
         let finite = value.isInfinite ? (value < 0 ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude) : value
         // Swift prints e.g. "1e-07", "1.0", "5e+20": all valid JSON numbers.
         self.init(_unchecked: "\(finite)")
@@ -166,7 +169,10 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         while let first = digits.first, first == UInt8(ascii: "0") { digits = digits.dropFirst() }
         if digits.isEmpty { return (parts.negative, 0) }
         var exponent = parts.exponent
-        while let last = digits.last, last == UInt8(ascii: "0") { digits = digits.dropLast(); exponent += 1 }
+        while let last = digits.last, last == UInt8(ascii: "0") {
+            digits = digits.dropLast()
+            exponent += 1
+        }
         if exponent < 0 { throw .notAnInteger(text) }
         if digits.count + exponent > 20 { throw .outOfRange(text, type: typeName) }
         var value: UInt64 = 0
@@ -195,7 +201,10 @@ enum NumberText: Sendable {
     @inline(__always)
     init?(inlining bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count <= 16, let base = bytes.baseAddress else {
-            if bytes.isEmpty { self = .inline(0, 0); return }
+            if bytes.isEmpty {
+                self = .inline(0, 0)
+                return
+            }
             return nil
         }
         var words: (UInt64, UInt64) = (0, 0)
@@ -209,7 +218,8 @@ enum NumberText: Sendable {
     @inline(__always)
     static func inlineCount(_ low: UInt64, _ high: UInt64) -> Int {
         // Little-endian values put memory byte i at bits 8i...8i+7.
-        let low = UInt64(littleEndian: low), high = UInt64(littleEndian: high)
+        let low = UInt64(littleEndian: low)
+        let high = UInt64(littleEndian: high)
         if high != 0 { return 16 - high.leadingZeroBitCount / 8 }
         return 8 - low.leadingZeroBitCount / 8
     }
@@ -227,7 +237,11 @@ private func decompose(_ bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, 
     var inFraction = false
     while i < bytes.count {
         let b = bytes[i]
-        if b == UInt8(ascii: ".") { inFraction = true; i += 1; continue }
+        if b == UInt8(ascii: ".") {
+            inFraction = true
+            i += 1
+            continue
+        }
         if b == UInt8(ascii: "e") || b == UInt8(ascii: "E") { break }
         digits.append(b)
         if inFraction { fractionDigits += 1 }
@@ -237,7 +251,12 @@ private func decompose(_ bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, 
     if i < bytes.count {
         i += 1
         var expNegative = false
-        if bytes[i] == UInt8(ascii: "-") { expNegative = true; i += 1 } else if bytes[i] == UInt8(ascii: "+") { i += 1 }
+        if bytes[i] == UInt8(ascii: "-") {
+            expNegative = true
+            i += 1
+        } else if bytes[i] == UInt8(ascii: "+") {
+            i += 1
+        }
         while i < bytes.count {
             // Clamp: any exponent this large already decides the outcome.
             if exponent < 1_000_000 { exponent = exponent * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }

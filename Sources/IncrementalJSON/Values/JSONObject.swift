@@ -59,8 +59,9 @@ public struct JSONObject: Sendable, Hashable {
             return lastMatch(key, reader: run.reader, members: run.count, node: run.node, value: run.value)
         case .open(let open):
             if let last = open.open, open.reader.withText(of: open.openKey, { equals(key, $0) }) { return last }
-            return lastMatch(key, reader: open.reader, members: open.childNodeCount / 2,
-                              node: open.childNode, value: open.childValue)
+            return lastMatch(
+                key, reader: open.reader, members: open.childNodeCount / 2,
+                node: open.childNode, value: open.childValue)
         }
     }
 

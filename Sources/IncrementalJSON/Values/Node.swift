@@ -237,8 +237,9 @@ struct OpenPathHeader {
     /// The leaf string, marked incomplete.
     var leafValue: JSONValue? {
         guard hasLeaf else { return nil }
-        return reader.openString(start: Int(truncatingIfNeeded: leaf & 0xFFFF_FFFF),
-                                 count: Int(truncatingIfNeeded: (leaf >> 32) & 0x1FFF_FFFF))
+        return reader.openString(
+            start: Int(truncatingIfNeeded: leaf & 0xFFFF_FFFF),
+            count: Int(truncatingIfNeeded: (leaf >> 32) & 0x1FFF_FFFF))
     }
 }
 

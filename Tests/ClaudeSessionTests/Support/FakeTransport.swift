@@ -39,8 +39,10 @@ final class FakeTransport: MessageStreaming, TokenCounting {
         TokenCount(inputTokens: request.messages.count * 10, json: .object([]))
     }
 
-    func streamMessage(_ request: MessageRequest,
-                       onSnapshot: (@Sendable (MessageSnapshot) -> Void)?) async throws(TransportError) -> MessageSnapshot {
+    func streamMessage(
+        _ request: MessageRequest,
+        onSnapshot: (@Sendable (MessageSnapshot) -> Void)?
+    ) async throws(TransportError) -> MessageSnapshot {
         do throws(RequestError) { _ = try RequestEncoder.encode(request) } catch { throw .invalidRequest(error) }
         let index = sent.withLock { list in
             list.append(request)

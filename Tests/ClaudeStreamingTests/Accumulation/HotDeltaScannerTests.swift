@@ -5,6 +5,7 @@
 
 import IncrementalJSON
 import Testing
+
 @_spi(FuzzTesting) @testable import ClaudeStreaming
 
 @Suite struct HotDeltaScannerTests {

@@ -25,7 +25,8 @@ import Testing
         }
         #expect(outcome.error == nil)
         guard case .toolUse(let first) = outcome.last?.content.block(at: 0),
-              case .toolUse(let second) = outcome.last?.content.block(at: 1) else {
+            case .toolUse(let second) = outcome.last?.content.block(at: 1)
+        else {
             Issue.record("blocks 0 and 1 should be tool calls")
             return
         }

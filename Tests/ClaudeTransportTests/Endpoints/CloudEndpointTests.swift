@@ -8,6 +8,7 @@ import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing
+
 @testable import ClaudeTransport
 
 private let bedrockKey = "ABSKbedrock-api-key-0123456789"
@@ -20,10 +21,12 @@ private struct FixedToken: BearerTokenProvider {
 private struct RecordingSigner: RequestSigner {
     func sign(_ request: SignableRequest) async throws -> [HTTPHeader] {
         // A stand-in for SigV4: proves the hook sees the final URL and body.
-        [HTTPHeader("authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/signature-\(request.body.count)"),
-         HTTPHeader("x-amz-date", "20261201T000000Z"),
-         HTTPHeader("x-amz-security-token", "session-token-secret-0123"),
-         HTTPHeader("x-test-signed-path", request.url.path)]
+        [
+            HTTPHeader("authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/signature-\(request.body.count)"),
+            HTTPHeader("x-amz-date", "20261201T000000Z"),
+            HTTPHeader("x-amz-security-token", "session-token-secret-0123"),
+            HTTPHeader("x-test-signed-path", request.url.path),
+        ]
     }
 }
 
@@ -81,7 +84,11 @@ struct CloudEndpointTests {
                 Issue.record("the exception frame did not fail the stream")
             } catch {
                 guard case .stream(let streamError) = error,
-                      case .eventStreamException(let exception) = streamError.kind else { Issue.record("\(error)"); return }
+                    case .eventStreamException(let exception) = streamError.kind
+                else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(exception.type == "throttlingException")
                 #expect(streamError.snapshot?.text == String(repeating: "y", count: 40))
                 #expect(!"\(error)".contains(bedrockKey))
@@ -140,7 +147,9 @@ struct CloudEndpointTests {
             let endpoint = ClaudeEndpoint.vertex(project: "my-project", region: "us-east5", baseURL: server.url("t-v1/vertex-echo"))
             let message = try await client(server, endpoint, credentials: .bearer(FixedToken())).send(request)
             let recorded = try #require(try await server.recordedRequests().first)
-            #expect(recorded.path == "/t-v1/vertex-echo/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-opus-4-6@20260101:streamRawPredict")
+            #expect(
+                recorded.path
+                    == "/t-v1/vertex-echo/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-opus-4-6@20260101:streamRawPredict")
             #expect(recorded.header("authorization") == "Bearer \(vertexToken)")
             #expect(recorded.header("anthropic-version") == nil)
             #expect(recorded.header("anthropic-beta") == "extra-beta")
@@ -157,17 +166,21 @@ struct CloudEndpointTests {
 @Suite struct CloudEndpointShapeTests {
     @Test func publicHostsPerRegion() throws {
         let base = try #require(URL(string: "https://api.anthropic.com"))
-        #expect(try ClaudeEndpoint.bedrock(region: "eu-west-3").endpointURL(model: "anthropic.claude-haiku-4-5-20251001-v1:0", anthropicBase: base).absoluteString
-            == "https://bedrock-runtime.eu-west-3.amazonaws.com/model/anthropic.claude-haiku-4-5-20251001-v1:0/invoke-with-response-stream")
-        #expect(try ClaudeEndpoint.vertex(project: "p-1", region: "global").endpointURL(model: "claude-opus-4-6", anthropicBase: base).absoluteString
-            == "https://aiplatform.googleapis.com/v1/projects/p-1/locations/global/publishers/anthropic/models/claude-opus-4-6:streamRawPredict")
-        #expect(try ClaudeEndpoint.vertex(project: "p-1", region: "europe-west1").endpointURL(model: "claude-opus-4-6", anthropicBase: base).host
-            == "europe-west1-aiplatform.googleapis.com")
+        #expect(
+            try ClaudeEndpoint.bedrock(region: "eu-west-3").endpointURL(model: "anthropic.claude-haiku-4-5-20251001-v1:0", anthropicBase: base).absoluteString
+                == "https://bedrock-runtime.eu-west-3.amazonaws.com/model/anthropic.claude-haiku-4-5-20251001-v1:0/invoke-with-response-stream")
+        #expect(
+            try ClaudeEndpoint.vertex(project: "p-1", region: "global").endpointURL(model: "claude-opus-4-6", anthropicBase: base).absoluteString
+                == "https://aiplatform.googleapis.com/v1/projects/p-1/locations/global/publishers/anthropic/models/claude-opus-4-6:streamRawPredict")
+        #expect(
+            try ClaudeEndpoint.vertex(project: "p-1", region: "europe-west1").endpointURL(model: "claude-opus-4-6", anthropicBase: base).host
+                == "europe-west1-aiplatform.googleapis.com")
         #expect(try ClaudeEndpoint.anthropic.endpointURL(model: "x", anthropicBase: base).absoluteString == "https://api.anthropic.com/v1/messages")
         // An inference-profile ARN keeps its '/' inside one path segment.
         let arn = "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-opus-4-6-v1:0"
-        #expect(try ClaudeEndpoint.bedrock(region: "us-east-1").endpointURL(model: arn, anthropicBase: base).path(percentEncoded: true)
-            == "/model/arn:aws:bedrock:us-east-1:123456789012:inference-profile%2Fus.anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
+        #expect(
+            try ClaudeEndpoint.bedrock(region: "us-east-1").endpointURL(model: arn, anthropicBase: base).path(percentEncoded: true)
+                == "/model/arn:aws:bedrock:us-east-1:123456789012:inference-profile%2Fus.anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
     }
 
     @Test func invalidRegionIsARequestError() {
@@ -221,11 +234,13 @@ struct CloudEndpointTests {
         for bad in ["proj", "/us", "proj/", "a/b/c"] { #expect(ClaudeEndpoint.vertex(projectAndRegion: bad) == nil, "\(bad)") }
         let environment = ["AWS_BEARER_TOKEN_BEDROCK": bedrockKey, "CLOUDSDK_AUTH_ACCESS_TOKEN": vertexToken]
         guard case .apiKey(let key)? = ClaudeEndpoint.bedrock(region: "us-east-1").credentials(from: environment) else {
-            Issue.record("no Bedrock key"); return
+            Issue.record("no Bedrock key")
+            return
         }
         #expect(key == bedrockKey)
         guard case .bearer(let provider)? = ClaudeEndpoint.vertex(project: "p", region: "r").credentials(from: environment) else {
-            Issue.record("no Vertex token"); return
+            Issue.record("no Vertex token")
+            return
         }
         #expect(try await provider.token(refresh: true) == vertexToken)
         #expect(ClaudeEndpoint.anthropic.credentials(from: environment) == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ClaudeTransport
 
 private func failure(_ status: Int, _ type: String, _ message: String, headers: [String: String] = [:]) -> HTTPFailure {

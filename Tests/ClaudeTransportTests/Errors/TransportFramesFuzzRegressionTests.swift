@@ -33,7 +33,9 @@ import Testing
         #expect(TransportFrameFuzzProperty.check(status: 401, headers: ["request-id": key], body: body) == nil)
     }
 
-    @Test(arguments: ["12", " 1.5 ", "0", "Wed, 21 Oct 2026 07:28:00 GMT", "", "-1", "nan", "inf", "1e999", "0x1p3", "\u{0}", "Ж", "t\u{301}", "t\u{301}'qsues tmid:1e308 1"])
+    @Test(arguments: [
+        "12", " 1.5 ", "0", "Wed, 21 Oct 2026 07:28:00 GMT", "", "-1", "nan", "inf", "1e999", "0x1p3", "\u{0}", "Ж", "t\u{301}", "t\u{301}'qsues tmid:1e308 1",
+    ])
     func retryAfterIsTotal(value: String) {
         #expect(TransportFrameFuzzProperty.checkRetryAfter(value) == nil)
     }

@@ -2,6 +2,7 @@ import ClaudeStreaming
 import Foundation
 import FuzzProperties
 import Testing
+
 @testable import ClaudeTransport
 
 // Every piece of a credential of 8 bytes or more is redacted wherever it is
@@ -49,8 +50,9 @@ private func leak(_ text: String, of secret: String = key) -> String? {
         // A text body cut at 200 bytes for the message, the cut falling inside the key.
         for cut in 185...199 {
             let body = Array((String(repeating: "E", count: cut) + key + " refused").utf8)
-            let failure = HTTPFailure(status: 401, headers: ["Request-Id": "req_" + key.dropLast(3)],
-                                      body: body, redacting: [key])
+            let failure = HTTPFailure(
+                status: 401, headers: ["Request-Id": "req_" + key.dropLast(3)],
+                body: body, redacting: [key])
             for text in [failure.description, failure.message ?? "", failure.requestID ?? ""] {
                 #expect(leak(text) == nil, "cut at \(cut): \(text)")
             }
@@ -68,11 +70,14 @@ private func leak(_ text: String, of secret: String = key) -> String? {
     @Test func streamErrorsLoseTheServersCopyOfTheKey() {
         let redactor = SecretRedactor(secrets: [key])
         let apiError = MessageStreamError(
-            kind: .apiError(APIErrorEvent(type: "invalid_request_error \(key)", message: "bad header x-api-key: \(key)",
-                                          requestID: "req_" + key.prefix(20))),
+            kind: .apiError(
+                APIErrorEvent(
+                    type: "invalid_request_error \(key)", message: "bad header x-api-key: \(key)",
+                    requestID: "req_" + key.prefix(20))),
             eventIndex: 3, byteOffset: 120, snapshot: nil)
-        let violation = MessageStreamError(kind: .protocolViolation("\(key)_delta for a text block at index 0"),
-                                           eventIndex: 4, byteOffset: 200, snapshot: nil)
+        let violation = MessageStreamError(
+            kind: .protocolViolation("\(key)_delta for a text block at index 0"),
+            eventIndex: 4, byteOffset: 200, snapshot: nil)
         for error in [apiError, violation] {
             #expect(leak(error.description) != nil)  // the unredacted error does show it
             let redacted = redactor.redact(error)

@@ -1,8 +1,8 @@
 import ClaudeStreaming
+import ClaudeTransport
 import Foundation
 import IncrementalJSON
 import Testing
-import ClaudeTransport
 
 // A request read from the API's own JSON: fields this package types are
 // typed (and so checked before traffic), everything else passes through to
@@ -13,7 +13,10 @@ private func request(_ text: String) throws -> MessageRequest {
 }
 
 private func refusal(_ request: MessageRequest) -> RequestError? {
-    do throws(RequestError) { try RequestEncoder.validate(request); return nil } catch { return error }
+    do throws(RequestError) {
+        try RequestEncoder.validate(request)
+        return nil
+    } catch { return error }
 }
 
 private func wire(_ request: MessageRequest) throws -> String {
@@ -25,7 +28,8 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
 
 @Suite struct APIJSONRequestTests {
     @Test func knownFieldsAreTypedAndCheckedBeforeTraffic() throws {
-        let typed = try request(#"""
+        let typed = try request(
+            #"""
             {"model":"claude-opus-5","max_tokens":300,"system":[{"type":"text","text":"S","cache_control":{"type":"ephemeral","ttl":"1h"}}],
              "messages":[{"role":"user","content":"hi"}],"thinking":{"type":"adaptive"},
              "output_config":{"effort":"high"},"tool_choice":{"type":"any"},"stop_sequences":["X"],
@@ -44,20 +48,27 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
         #expect(try wire(typed).hasSuffix(#""stream":true}"#))
 
         // What the command line's flags become is refused as the typed API refuses it.
-        #expect(refusal(try request(#"{"model":"claude-opus-5","messages":[{"role":"user","content":"x"}],"output_config":{"effort":"ultra"}}"#))
-            == .unsupportedEffort(EffortLevel("ultra"), model: "claude-opus-5"))
-        #expect(refusal(try request(#"{"model":"claude-haiku-4-5","messages":[{"role":"user","content":"x"}],"output_config":{"effort":"high"}}"#))
-            == .unsupportedEffort(.high, model: "claude-haiku-4-5"))
-        #expect(refusal(try request(#"{"model":"claude-opus-5","messages":[{"role":"user","content":"x"}],"tool_choice":{"type":"tool","name":"nosuch"}}"#))
-            == .undeclaredToolChoice("nosuch", declared: []))
+        #expect(
+            refusal(try request(#"{"model":"claude-opus-5","messages":[{"role":"user","content":"x"}],"output_config":{"effort":"ultra"}}"#))
+                == .unsupportedEffort(EffortLevel("ultra"), model: "claude-opus-5"))
+        #expect(
+            refusal(try request(#"{"model":"claude-haiku-4-5","messages":[{"role":"user","content":"x"}],"output_config":{"effort":"high"}}"#))
+                == .unsupportedEffort(.high, model: "claude-haiku-4-5"))
+        #expect(
+            refusal(try request(#"{"model":"claude-opus-5","messages":[{"role":"user","content":"x"}],"tool_choice":{"type":"tool","name":"nosuch"}}"#))
+                == .undeclaredToolChoice("nosuch", declared: []))
         // A model this package does not know may have any feature and public level, not a level no model has.
-        #expect(refusal(try request(#"{"model":"relay-model-x","messages":[{"role":"user","content":"x"}],"output_config":{"effort":"xhigh"},"temperature":1}"#)) == nil)
-        #expect(refusal(try request(#"{"model":"relay-model-x","messages":[{"role":"user","content":"x"}],"output_config":{"effort":"ultra"}}"#))
-            == .unsupportedEffort(EffortLevel("ultra"), model: "relay-model-x"))
+        #expect(
+            refusal(try request(#"{"model":"relay-model-x","messages":[{"role":"user","content":"x"}],"output_config":{"effort":"xhigh"},"temperature":1}"#))
+                == nil)
+        #expect(
+            refusal(try request(#"{"model":"relay-model-x","messages":[{"role":"user","content":"x"}],"output_config":{"effort":"ultra"}}"#))
+                == .unsupportedEffort(EffortLevel("ultra"), model: "relay-model-x"))
     }
 
     @Test func everythingElsePassesThroughUnchanged() throws {
-        let given = try request(#"""
+        let given = try request(
+            #"""
             {"model":"claude-opus-5","messages":[{"role":"user","content":[{"type":"text","text":"a","cache_control":{"type":"ephemeral"}},{"type":"image","source":{"type":"url","url":"https://x.example/i.png"}}]}],
              "thinking":{"type":"adaptive","display":"summarized"},"container":"ctr_1","mcp_servers":[{"type":"url","url":"https://m.example","name":"m"}],
              "tools":[{"type":"bash_20250124","name":"bash"},{"name":"add","input_schema":{"type":"object"},"x_flag":1}],
@@ -67,9 +78,11 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
         #expect(given.additionalFields.keys == ["thinking", "container", "mcp_servers", "output_config"])
         #expect(given.tools.allSatisfy { if case .raw = $0 { true } else { false } })
         let text = try wire(given)
-        for piece in [#""thinking":{"type":"adaptive","display":"summarized"}"#, #""container":"ctr_1""#,
-                      #""output_config":{"effort":"low","task_budget":7}"#, #"{"name":"add","input_schema":{"type":"object"},"x_flag":1}"#,
-                      #"{"type":"text","text":"a","cache_control":{"type":"ephemeral"}}"#, #""url":"https://x.example/i.png""#] {
+        for piece in [
+            #""thinking":{"type":"adaptive","display":"summarized"}"#, #""container":"ctr_1""#,
+            #""output_config":{"effort":"low","task_budget":7}"#, #"{"name":"add","input_schema":{"type":"object"},"x_flag":1}"#,
+            #"{"type":"text","text":"a","cache_control":{"type":"ephemeral"}}"#, #""url":"https://x.example/i.png""#,
+        ] {
             #expect(text.contains(piece), "\(piece)")
         }
         // A typed field wins over an additional one of the same name, sent once.
@@ -83,7 +96,10 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
 
     @Test func aBodyThatIsNotARequestSaysWhere() {
         func failure(_ text: String) -> RequestBodyError? {
-            do { _ = try request(text); return nil } catch let error as RequestBodyError { return error } catch { return nil }
+            do {
+                _ = try request(text)
+                return nil
+            } catch let error as RequestBodyError { return error } catch { return nil }
         }
         #expect(failure(#"{"model":"m","messages":[],"max_tokens":"many"}"#)?.path == "max_tokens")
         #expect(failure(#"{"model":"m","messages":[{"role":"user"}]}"#)?.path == "messages[0].content")
@@ -100,22 +116,30 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
         // A hand-trimmed history that opens with an orphan tool_result.
         #expect(try rule(result) == .orphanToolResult(toolUseID: "t1", turn: 0))
         // The result of a call that is not in the turn just before.
-        #expect(try rule(#"{"role":"user","content":"a"},"# + call + "," + result + #",{"role":"assistant","content":"ok"},"# + result)
-            == .orphanToolResult(toolUseID: "t1", turn: 4))
+        #expect(
+            try rule(#"{"role":"user","content":"a"},"# + call + "," + result + #",{"role":"assistant","content":"ok"},"# + result)
+                == .orphanToolResult(toolUseID: "t1", turn: 4))
         // A call left unanswered before more user text.
-        #expect(try rule(#"{"role":"user","content":"a"},"# + call + #",{"role":"user","content":"more"}"#)
-            == .unansweredToolUse(toolUseID: "t1", turn: 1))
+        #expect(
+            try rule(#"{"role":"user","content":"a"},"# + call + #",{"role":"user","content":"more"}"#)
+                == .unansweredToolUse(toolUseID: "t1", turn: 1))
         // Two assistant turns in a row leave the first one's call unanswered.
-        #expect(try rule(#"{"role":"user","content":"a"},"# + call + #",{"role":"assistant","content":"x"}"#)
-            == .unansweredToolUse(toolUseID: "t1", turn: 1))
+        #expect(
+            try rule(#"{"role":"user","content":"a"},"# + call + #",{"role":"assistant","content":"x"}"#)
+                == .unansweredToolUse(toolUseID: "t1", turn: 1))
         // Text before the result in its turn.
-        #expect(try rule(#"{"role":"user","content":"a"},"# + call
-            + #",{"role":"user","content":[{"type":"text","text":"b"},{"type":"tool_result","tool_use_id":"t1","content":"2"}]}"#)
-            == .toolResultAfterContent(turn: 2))
+        #expect(
+            try rule(
+                #"{"role":"user","content":"a"},"# + call
+                    + #",{"role":"user","content":[{"type":"text","text":"b"},{"type":"tool_result","tool_use_id":"t1","content":"2"}]}"#)
+                == .toolResultAfterContent(turn: 2))
         // One result twice.
-        #expect(try rule(#"{"role":"user","content":"a"},"# + call
-            + #",{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"2"},{"type":"tool_result","tool_use_id":"t1","content":"2"}]}"#)
-            == .orphanToolResult(toolUseID: "t1", turn: 2))
+        #expect(
+            try rule(
+                #"{"role":"user","content":"a"},"# + call
+                    + #",{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"2"},{"type":"tool_result","tool_use_id":"t1","content":"2"}]}"#
+            )
+                == .orphanToolResult(toolUseID: "t1", turn: 2))
         // A conversation that stops at the call (to be answered next) is a valid request.
         #expect(try rule(#"{"role":"user","content":"a"},"# + call) == nil)
         // The encoder refuses the same before traffic.
@@ -126,10 +150,12 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
 
     @Test func replayedResponsesAreCheckedFromTheirBytes() throws {
         let replay = try RawJSON(validating: Array(#"[{"type":"text","text":"x"},{"type":"tool_use","id":"t9","name":"add","input":{}}]"#.utf8))
-        let answered = MessageRequest(model: .opus5, messages: [
-            .user("a"), ConversationTurn(role: .assistant, content: [.encodedBlocks(replay)]),
-            .toolResults([ToolResult(toolUseID: "t9", content: .text("1"))]),
-        ])
+        let answered = MessageRequest(
+            model: .opus5,
+            messages: [
+                .user("a"), ConversationTurn(role: .assistant, content: [.encodedBlocks(replay)]),
+                .toolResults([ToolResult(toolUseID: "t9", content: .text("1"))]),
+            ])
         #expect(refusal(answered) == nil)
         var unanswered = answered
         unanswered.messages[2] = .user("skip it")
@@ -147,6 +173,7 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
         let deeper = try RawJSON(validating: nested(RawJSON.maxCodedDepth + 1), maxDepth: .max)
         #expect(throws: EncodingError.self) { try JSONEncoder().encode([deeper]) }
         #expect(RawJSON.nestingExcess(in: nested(3), limit: 3) == nil)
-        #expect(RawJSON.nestingExcess(in: Array(#"["[[[",[[[1]]]]"#.utf8), limit: 3).map { [$0.depth, $0.offset] } == [4, 9])  // the fourth bracket outside the string
+        // The fourth bracket outside the string.
+        #expect(RawJSON.nestingExcess(in: Array(#"["[[[",[[[1]]]]"#.utf8), limit: 3).map { [$0.depth, $0.offset] } == [4, 9])
     }
 }

@@ -2,6 +2,7 @@ import ClaudeStreaming
 import Foundation
 import IncrementalJSON
 import Testing
+
 @testable import ClaudeTransport
 
 // The request fields a conversation needs, checked field by field in the
@@ -29,18 +30,23 @@ private let weatherSchema = JSONSchema.object([
 
 /// An assistant turn calling the tools `ids`.
 private func calls(_ ids: [String]) -> ConversationTurn {
-    ConversationTurn(role: .assistant, content: ids.map { id in
-        .block(.object([("type", .string("tool_use")), ("id", .string(id)), ("name", .string("weather")), ("input", .object([]))]))
-    })
+    ConversationTurn(
+        role: .assistant,
+        content: ids.map { id in
+            .block(.object([("type", .string("tool_use")), ("id", .string(id)), ("name", .string("weather")), ("input", .object([]))]))
+        })
 }
 
 @Suite struct ConversationRequestTests {
     @Test func clientToolsCarryNameDescriptionSchemaStrictAndCache() throws {
-        let tool = ClientToolDefinition(name: "weather", description: "Current weather", inputSchema: weatherSchema,
-                                        strict: true, cacheControl: CacheControl(ttl: .oneHour))
-        let raw: JSONValue = try JSONValue.parse(#"{"type":"computer_20251124","name":"computer","display_width_px":1024,"display_height_px":768,"x_future":1.50}"#)
-        let request = MessageRequest(model: .opus5, messages: [.user("x")], serverTools: [.webSearch()],
-                                     tools: [.client(tool), .raw(raw)])
+        let tool = ClientToolDefinition(
+            name: "weather", description: "Current weather", inputSchema: weatherSchema,
+            strict: true, cacheControl: CacheControl(ttl: .oneHour))
+        let raw: JSONValue = try JSONValue.parse(
+            #"{"type":"computer_20251124","name":"computer","display_width_px":1024,"display_height_px":768,"x_future":1.50}"#)
+        let request = MessageRequest(
+            model: .opus5, messages: [.user("x")], serverTools: [.webSearch()],
+            tools: [.client(tool), .raw(raw)])
         let tools = try #require(try body(request)["tools"]?.arrayValue)
         #expect(tools.count == 3)
         #expect(tools[0]["name"]?.stringValue == "weather")
@@ -59,8 +65,9 @@ private func calls(_ ids: [String]) -> ConversationTurn {
     @Test func strictToolsNeedStructuredOutput() {
         let plain = ClaudeModel(id: "plain", capabilities: .minimal)
         let strict = ClientToolDefinition(name: "s", inputSchemaJSON: .object([("type", .string("object"))]), strict: true)
-        #expect(refusal(MessageRequest(model: plain, messages: [.user("x")], tools: [.client(strict)]))
-            == .unsupportedFeature("strict tool input (structured output)", model: "plain"))
+        #expect(
+            refusal(MessageRequest(model: plain, messages: [.user("x")], tools: [.client(strict)]))
+                == .unsupportedFeature("strict tool input (structured output)", model: "plain"))
         var loose = strict
         loose.strict = nil
         #expect(refusal(MessageRequest(model: plain, messages: [.user("x")], tools: [.client(loose)])) == nil)
@@ -85,18 +92,24 @@ private func calls(_ ids: [String]) -> ConversationTurn {
         #expect(ToolChoice(parsing: "sometimes") == nil)
         #expect(try body(MessageRequest(model: .opus5, messages: [.user("x")]))["tool_choice"] == nil)
         // Naming a tool the request does not declare is refused before any traffic.
-        #expect(refusal(MessageRequest(model: .opus5, messages: [.user("x")], tools: [weather], toolChoice: ToolChoice(.tool("nosuch"))))
-            == .undeclaredToolChoice("nosuch", declared: ["weather"]))
-        #expect(refusal(MessageRequest(model: .opus5, messages: [.user("x")], serverTools: [.webSearch()], toolChoice: ToolChoice(.tool("web_search"))))
-            == nil)
+        #expect(
+            refusal(MessageRequest(model: .opus5, messages: [.user("x")], tools: [weather], toolChoice: ToolChoice(.tool("nosuch"))))
+                == .undeclaredToolChoice("nosuch", declared: ["weather"]))
+        #expect(
+            refusal(MessageRequest(model: .opus5, messages: [.user("x")], serverTools: [.webSearch()], toolChoice: ToolChoice(.tool("web_search"))))
+                == nil)
     }
 
     @Test func toolResultsInAUserTurn() throws {
         let results: [ToolResult] = [
             ToolResult(toolUseID: "toolu_1", content: .text("22 C")),
             ToolResult(toolUseID: "toolu_2", content: .json(.object([("temp", .number(JSONNumber(22)))]))),
-            ToolResult(toolUseID: "toolu_3", content: .blocks([.text("chart"), .image(bytes: [1, 2, 3], mediaType: "image/png"),
-                                                              .document(Document(.plainText("notes")))])),
+            ToolResult(
+                toolUseID: "toolu_3",
+                content: .blocks([
+                    .text("chart"), .image(bytes: [1, 2, 3], mediaType: "image/png"),
+                    .document(Document(.plainText("notes"))),
+                ])),
             ToolResult(toolUseID: "toolu_4", content: .text("no such city"), isError: true),
             ToolResult(toolUseID: "toolu_5", content: .raw(.array([.object([("type", .string("text")), ("text", .string("r"))])]))),
         ]
@@ -117,8 +130,9 @@ private func calls(_ ids: [String]) -> ConversationTurn {
     @Test func imagesInsideToolResultsAreGated() {
         let noImages = ClaudeModel(id: "text-only", capabilities: .minimal)
         let result = ToolResult(toolUseID: "t", content: .blocks([.image(bytes: [1], mediaType: "image/png")]))
-        #expect(refusal(MessageRequest(model: noImages, messages: [.user("x"), calls(["t"]), .toolResults([result])]))
-            == .unsupportedFeature("image input", model: "text-only"))
+        #expect(
+            refusal(MessageRequest(model: noImages, messages: [.user("x"), calls(["t"]), .toolResults([result])]))
+                == .unsupportedFeature("image input", model: "text-only"))
     }
 
     @Test func documentsPDFAndPlainTextWithCitations() throws {
@@ -139,23 +153,29 @@ private func calls(_ ids: [String]) -> ConversationTurn {
     }
 
     @Test func stopSequencesMetadataAndManualThinking() throws {
-        let request = MessageRequest(model: .haiku4_5, messages: [.user("x")], maxTokens: 4000,
-                                     stopSequences: ["END", "\n\nHuman:"], metadataUserID: "user-42", thinkingBudget: 2048)
+        let request = MessageRequest(
+            model: .haiku4_5, messages: [.user("x")], maxTokens: 4000,
+            stopSequences: ["END", "\n\nHuman:"], metadataUserID: "user-42", thinkingBudget: 2048)
         let json = try body(request)
         #expect(json["stop_sequences"]?.compactJSON == #"["END","\n\nHuman:"]"#)
         #expect(json["metadata"]?.compactJSON == #"{"user_id":"user-42"}"#)
         #expect(json["thinking"]?.compactJSON == #"{"type":"enabled","budget_tokens":2048}"#)
-        #expect(refusal(MessageRequest(model: .sonnet5, messages: [.user("x")], thinkingBudget: 2048))
-            == .unsupportedFeature("manual thinking (budget_tokens)", model: "claude-sonnet-5"))
-        #expect(refusal(MessageRequest(model: .haiku4_5, messages: [.user("x")], maxTokens: 4000, thinkingBudget: 500))
-            == .invalidThinkingBudget(500, maxTokens: 4000))
-        #expect(refusal(MessageRequest(model: .haiku4_5, messages: [.user("x")], maxTokens: 2000, thinkingBudget: 2000))
-            == .invalidThinkingBudget(2000, maxTokens: 2000))
-        #expect(refusal(MessageRequest(model: .opus4_6, messages: [.user("x")], adaptiveThinking: true, thinkingBudget: 2048))
-            == .conflictingThinking)
+        #expect(
+            refusal(MessageRequest(model: .sonnet5, messages: [.user("x")], thinkingBudget: 2048))
+                == .unsupportedFeature("manual thinking (budget_tokens)", model: "claude-sonnet-5"))
+        #expect(
+            refusal(MessageRequest(model: .haiku4_5, messages: [.user("x")], maxTokens: 4000, thinkingBudget: 500))
+                == .invalidThinkingBudget(500, maxTokens: 4000))
+        #expect(
+            refusal(MessageRequest(model: .haiku4_5, messages: [.user("x")], maxTokens: 2000, thinkingBudget: 2000))
+                == .invalidThinkingBudget(2000, maxTokens: 2000))
+        #expect(
+            refusal(MessageRequest(model: .opus4_6, messages: [.user("x")], adaptiveThinking: true, thinkingBudget: 2048))
+                == .conflictingThinking)
         // A fallback without manual thinking refuses the whole chain.
-        #expect(refusal(MessageRequest(model: .haiku4_5, messages: [.user("x")], fallbacks: .models([.opus5]), thinkingBudget: 2048))
-            == .unsupportedFeature("manual thinking (budget_tokens)", model: "claude-opus-5"))
+        #expect(
+            refusal(MessageRequest(model: .haiku4_5, messages: [.user("x")], fallbacks: .models([.opus5]), thinkingBudget: 2048))
+                == .unsupportedFeature("manual thinking (budget_tokens)", model: "claude-opus-5"))
     }
 
     @Test func promptCachingAtEveryLevel() throws {
@@ -166,8 +186,12 @@ private func calls(_ ids: [String]) -> ConversationTurn {
             systemBlocks: [SystemBlock("You are terse."), SystemBlock("Long reference text", cacheControl: CacheControl(ttl: .oneHour))])
         let json = try body(request)
         #expect(json["cache_control"]?.compactJSON == #"{"type":"ephemeral"}"#)
-        #expect(json["system"]?.compactJSON == #"[{"type":"text","text":"You are terse."},{"type":"text","text":"Long reference text","cache_control":{"type":"ephemeral","ttl":"1h"}}]"#)
-        #expect(json["messages"]?[0]?["content"]?.compactJSON == #"[{"type":"text","text":"a"},{"type":"text","text":"b","cache_control":{"type":"ephemeral","ttl":"5m"}}]"#)
+        #expect(
+            json["system"]?.compactJSON
+                == #"[{"type":"text","text":"You are terse."},{"type":"text","text":"Long reference text","cache_control":{"type":"ephemeral","ttl":"1h"}}]"#)
+        #expect(
+            json["messages"]?[0]?["content"]?.compactJSON
+                == #"[{"type":"text","text":"a"},{"type":"text","text":"b","cache_control":{"type":"ephemeral","ttl":"5m"}}]"#)
     }
 
     @Test func replayedTurnIsCopiedByteForByte() throws {
@@ -180,12 +204,15 @@ private func calls(_ ids: [String]) -> ConversationTurn {
 
     @Test func codableRoundTripKeepsTheBody() throws {
         let tool = ClientToolDefinition(name: "weather", description: "d", inputSchema: weatherSchema, strict: true)
-        let raw = try RawJSON(validating: Array(#"[{"type":"text","text":"hi","x":12345678901234567890.5},{"type":"tool_use","id":"t1","name":"weather","input":{}}]"#.utf8))
+        let raw = try RawJSON(
+            validating: Array(#"[{"type":"text","text":"hi","x":12345678901234567890.5},{"type":"tool_use","id":"t1","name":"weather","input":{}}]"#.utf8))
         let original = MessageRequest(
             model: .haiku4_5,
-            messages: [.user([.text("q"), .image(bytes: [9, 8], mediaType: "image/png"), .document(Document(.pdf([1]), citations: true))]),
-                       ConversationTurn(role: .assistant, content: [.encodedBlocks(raw)]),
-                       .toolResults([ToolResult(toolUseID: "t1", content: .json(.number(JSONNumber(3))), isError: true)])],
+            messages: [
+                .user([.text("q"), .image(bytes: [9, 8], mediaType: "image/png"), .document(Document(.pdf([1]), citations: true))]),
+                ConversationTurn(role: .assistant, content: [.encodedBlocks(raw)]),
+                .toolResults([ToolResult(toolUseID: "t1", content: .json(.number(JSONNumber(3))), isError: true)]),
+            ],
             system: "s", maxTokens: 5000, temperature: 0.5, serverTools: [.webFetch(WebToolSettings(allowedDomains: ["a.example"]))],
             fallbacks: .none, betas: ["b1"], tools: [.client(tool), .raw(.object([("type", .string("bash_20250124")), ("name", .string("bash"))]))],
             toolChoice: ToolChoice(.tool("weather"), disableParallelToolUse: true), stopSequences: ["Z"], metadataUserID: "u",
@@ -207,23 +234,33 @@ private func calls(_ ids: [String]) -> ConversationTurn {
     }
 
     @Test func countingBodyHasNoStreamOrMaxTokens() throws {
-        let request = MessageRequest(model: .opus5, messages: [.user("x")], maxTokens: 10, temperature: nil,
-                                     toolChoice: ToolChoice(.auto), stopSequences: ["s"])
+        let request = MessageRequest(
+            model: .opus5, messages: [.user("x")], maxTokens: 10, temperature: nil,
+            toolChoice: ToolChoice(.auto), stopSequences: ["s"])
         let json = try JSONValue.parse(try RequestEncoder.encodeForCounting(request).body)
         #expect(json.objectValue?.keys == ["model", "messages", "tool_choice"])
     }
 }
 
 @Suite struct StructuredOutputDecodingTests {
-    struct Answer: Decodable, Sendable { var city: String; var temp: Int }
-    struct PartialAnswer: Decodable, Sendable { var city: String?; var temp: Int? }
+    struct Answer: Decodable, Sendable {
+        var city: String
+        var temp: Int
+    }
+    struct PartialAnswer: Decodable, Sendable {
+        var city: String?
+        var temp: Int?
+    }
 
     private func snapshot(_ texts: [String], stop: String? = "end_turn", structured: Bool = true) throws -> MessageSnapshot {
-        var events = #"event: message_start\#ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"claude-opus-5","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}\#n\#n"#
+        var events =
+            #"event: message_start\#ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"claude-opus-5","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}\#n\#n"#
         events += #"event: content_block_start\#ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\#n\#n"#
         for text in texts {
-            let delta = JSONValue.object([("type", .string("content_block_delta")), ("index", .number(JSONNumber(0))),
-                                          ("delta", .object([("type", .string("text_delta")), ("text", .string(text))]))])
+            let delta = JSONValue.object([
+                ("type", .string("content_block_delta")), ("index", .number(JSONNumber(0))),
+                ("delta", .object([("type", .string("text_delta")), ("text", .string(text))])),
+            ])
             events += "event: content_block_delta\ndata: \(delta.compactJSON)\n\n"
         }
         if let stop {
@@ -262,7 +299,10 @@ private func calls(_ ids: [String]) -> ConversationTurn {
             _ = try invalid.decodeStructured(Answer.self, complete: true)
             Issue.record("invalid JSON decoded")
         } catch {
-            guard case .invalidJSON(let index, _) = error else { Issue.record("\(error)"); return }
+            guard case .invalidJSON(let index, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(index == 0)
         }
         let early = StructuredSnapshot<PartialAnswer>(try snapshot([], stop: nil))

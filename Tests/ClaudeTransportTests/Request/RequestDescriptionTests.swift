@@ -23,7 +23,14 @@ struct RequestDescriptionTests {
         let url = try #require(URL(string: "https://user:hunter2hunter2@relay.example.com:8443/base?token=qwertyuiopasdf"))
         for credentials in [Credentials.apiKey(key), .proxied(headers: [HTTPHeader("x-relay-auth", key)])] {
             let configuration = ClientConfiguration(baseURL: url, credentials: credentials)
-            let forms = ["\(configuration)", String(reflecting: configuration), { var s = ""; dump(configuration, to: &s); return s }()]
+            let forms = [
+                "\(configuration)", String(reflecting: configuration),
+                {
+                    var s = ""
+                    dump(configuration, to: &s)
+                    return s
+                }(),
+            ]
             for form in forms {
                 for start in 0...(key.count - 8) {
                     let piece = String(key.dropFirst(start).prefix(8))

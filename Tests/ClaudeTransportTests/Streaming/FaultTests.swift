@@ -4,6 +4,7 @@ import Foundation
 import IncrementalJSON
 import Synchronization
 import Testing
+
 @testable import ClaudeTransport
 
 // The loopback server injects each failure the issue lists; each must come
@@ -24,8 +25,10 @@ private func failure(_ client: MessagesClient, _ request: MessageRequest = simpl
     }
 }
 
-private func expectHTTP(_ error: TransportError?, status: Int, kind: HTTPFailure.Kind, type: String,
-                        sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectHTTP(
+    _ error: TransportError?, status: Int, kind: HTTPFailure.Kind, type: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     guard let failure = error?.httpFailure else {
         Issue.record("expected HTTP \(status), got \(String(describing: error))", sourceLocation: sourceLocation)
         return
@@ -75,15 +78,19 @@ struct FaultTests {
             #expect(plain?.httpFailure?.kind == .rateLimited)
             // With one, the retry waits retry-after (1 s), is reported, and succeeds.
             let seen = Mutex<[Int]>([])
-            let policy = RetryPolicy(maxRetries: 1, onRetry: { failure, delay in
-                seen.withLock { $0.append(failure.status) }
-                #expect(delay == 1)
-            })
+            let policy = RetryPolicy(
+                maxRetries: 1,
+                onRetry: { failure, delay in
+                    seen.withLock { $0.append(failure.status) }
+                    #expect(delay == 1)
+                })
             let snapshot = try await loopbackClient(server, "t-retry/fault/429-then-ok", retryPolicy: policy).send(simpleRequest)
             #expect(snapshot.messageJSON()["content"]?[0]?["text"]?.stringValue == "recovered")
             #expect(seen.withLock { $0 } == [429])
-            let overloaded = try await loopbackClient(server, "t-529/fault/529-then-ok",
-                                                      retryPolicy: RetryPolicy(maxRetries: 2, baseDelay: 0.05)).send(simpleRequest)
+            let overloaded = try await loopbackClient(
+                server, "t-529/fault/529-then-ok",
+                retryPolicy: RetryPolicy(maxRetries: 2, baseDelay: 0.05)
+            ).send(simpleRequest)
             #expect(overloaded.stopReason == "end_turn")
         }
     }

@@ -1,13 +1,15 @@
 import ClaudeStreaming
 import ClaudeTestSupport
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import FuzzProperties
 import IncrementalJSON
 import Testing
+
 @testable import ClaudeTransport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 // A server that tries to take the key elsewhere, echo it back, or exhaust
 // the client: each attempt ends in a typed error, with no piece of the key
@@ -33,12 +35,15 @@ private func lookupFailure(_ client: MessagesClient) async -> TransportError? {
 
 private func leak(_ text: String) -> String? { TransportFrameFuzzProperty.keyPiece(in: text, of: testKey) }
 
-private func client(_ server: LoopbackServer, _ route: String,
-                    options: MessageAccumulatorOptions = MessageAccumulatorOptions(),
-                    maxErrorBodyBytes: Int = 1 << 20) -> MessagesClient {
-    MessagesClient(configuration: ClientConfiguration(
-        baseURL: server.url(route), credentials: .apiKey(testKey), idleTimeout: 20, overallTimeout: 600,
-        accumulatorOptions: options, maxErrorBodyBytes: maxErrorBodyBytes))
+private func client(
+    _ server: LoopbackServer, _ route: String,
+    options: MessageAccumulatorOptions = MessageAccumulatorOptions(),
+    maxErrorBodyBytes: Int = 1 << 20
+) -> MessagesClient {
+    MessagesClient(
+        configuration: ClientConfiguration(
+            baseURL: server.url(route), credentials: .apiKey(testKey), idleTimeout: 20, overallTimeout: 600,
+            accumulatorOptions: options, maxErrorBodyBytes: maxErrorBodyBytes))
 }
 
 @Suite(.enabled(if: TestPaths.serverAvailable, "needs python3"))

@@ -1,6 +1,7 @@
 import ClaudeStreaming
-@testable import ClaudeTransport
 import Testing
+
+@testable import ClaudeTransport
 
 /// The overall limit must hold on a stream that keeps sending, whatever the
 /// cooperative pool is doing: every delivery checks the deadline itself, so
@@ -8,7 +9,9 @@ import Testing
 @Suite struct OverallDeadlineTests {
     private func snapshot() throws -> MessageSnapshot {
         var accumulator = MessageAccumulator()
-        let bytes = Array(#"event: message_start\#ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}\#n\#n"#.utf8)
+        let bytes = Array(
+            #"event: message_start\#ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}\#n\#n"#
+                .utf8)
         _ = try accumulator.feed(bytes)
         return try #require(accumulator.snapshot)
     }

@@ -3,6 +3,7 @@ import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing
+
 @testable import ClaudeTransport
 
 // What reaches the server: headers, betas, profile, fallbacks, the body as
@@ -83,9 +84,11 @@ struct RecordedRequestTests {
         #expect(contentJSON.contains("EqQBCgIYAhIM+/opaque=="))
         #expect(contentJSON.contains("ENCRYPTED/+=="))
         try await withLoopbackServer { server in
-            let request = MessageRequest(model: .opus5, messages: [
-                .user("First"), .assistant(replaying: previous), .user("Second"),
-            ])
+            let request = MessageRequest(
+                model: .opus5,
+                messages: [
+                    .user("First"), .assistant(replaying: previous), .user("Second"),
+                ])
             _ = try await loopbackClient(server, "echo").send(request)
             let recorded = try #require(try await server.recordedRequests().first)
             #expect(recorded.json?["messages"]?[1]?["role"]?.stringValue == "assistant")
@@ -120,8 +123,9 @@ struct RecordedRequestTests {
 
     @Test func connectionRefusedIsANetworkError() async throws {
         // Nothing listens on the discard port of loopback.
-        let client = MessagesClient(configuration: ClientConfiguration(
-            baseURL: try #require(URL(string: "http://127.0.0.1:9")), credentials: .apiKey(testKey), idleTimeout: 5))
+        let client = MessagesClient(
+            configuration: ClientConfiguration(
+                baseURL: try #require(URL(string: "http://127.0.0.1:9")), credentials: .apiKey(testKey), idleTimeout: 5))
         do throws(TransportError) {
             _ = try await client.send(simpleRequest)
             Issue.record("expected a network error")

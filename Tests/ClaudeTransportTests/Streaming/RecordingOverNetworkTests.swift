@@ -3,6 +3,7 @@ import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing
+
 @testable import ClaudeTransport
 
 // Every corpus recording served over a real socket must give exactly what
@@ -47,12 +48,15 @@ enum StreamOutcome: Equatable, CustomStringConvertible {
 
 let testKey = "sk-ant-test-KEY-0123456789-zq"
 
-func loopbackClient(_ server: LoopbackServer, _ route: String, idleTimeout: Double = 10,
-                    overallTimeout: Double = 600, retryPolicy: RetryPolicy = .none,
-                    credentials: Credentials? = .apiKey(testKey)) -> MessagesClient {
-    MessagesClient(configuration: ClientConfiguration(
-        baseURL: server.url(route), credentials: credentials,
-        idleTimeout: idleTimeout, overallTimeout: overallTimeout, retryPolicy: retryPolicy))
+func loopbackClient(
+    _ server: LoopbackServer, _ route: String, idleTimeout: Double = 10,
+    overallTimeout: Double = 600, retryPolicy: RetryPolicy = .none,
+    credentials: Credentials? = .apiKey(testKey)
+) -> MessagesClient {
+    MessagesClient(
+        configuration: ClientConfiguration(
+            baseURL: server.url(route), credentials: credentials,
+            idleTimeout: idleTimeout, overallTimeout: overallTimeout, retryPolicy: retryPolicy))
 }
 
 let simpleRequest = MessageRequest(model: .opus5, messages: [.user("Hello")])

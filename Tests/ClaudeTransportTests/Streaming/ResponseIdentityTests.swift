@@ -3,6 +3,7 @@ import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Testing
+
 @testable import ClaudeTransport
 
 // The `request-id` of a successful response on the stream and on every

@@ -2,6 +2,7 @@ import ClaudeStreaming
 import ClaudeTestSupport
 import Foundation
 import Testing
+
 @testable import ClaudeTransport
 
 // The delegate reads the accumulator's snapshot once per piece of the body,

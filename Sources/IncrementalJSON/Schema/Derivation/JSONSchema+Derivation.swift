@@ -72,8 +72,9 @@ final class SchemaCache: Sendable {
         let second = try SchemaRecording(root: type, variant: 1).document(for: type)
         if first != second {
             let path = firstDifference(first, second) ?? "$"
-            throw SchemaDerivationError(type: typeName(type), path: path,
-                                        reason: .branchesOnValues("different placeholder values gave different shapes"))
+            throw SchemaDerivationError(
+                type: typeName(type), path: path,
+                reason: .branchesOnValues("different placeholder values gave different shapes"))
         }
         return first
     }

@@ -44,8 +44,10 @@ public struct JSONSchemaAnnotations: Sendable {
 
     /// The description of the type and of its properties, keyed by
     /// `keys` (its `CodingKeys`), so a key that does not exist does not compile.
-    public init<Key: CodingKey>(_ description: String? = nil, keyedBy keys: Key.Type,
-                                _ properties: KeyValuePairs<Key, Property> = [:]) {
+    public init<Key: CodingKey>(
+        _ description: String? = nil, keyedBy keys: Key.Type,
+        _ properties: KeyValuePairs<Key, Property> = [:]
+    ) {
         self.description = description
         self.properties = properties.map { (key: $0.key.stringValue, annotation: $0.value) }
     }

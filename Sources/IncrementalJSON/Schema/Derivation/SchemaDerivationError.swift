@@ -55,19 +55,20 @@ public struct SchemaDerivationError: Error, Sendable, Hashable, CustomStringConv
     }
 
     public var description: String {
-        let why = switch reason {
-        case .unsupportedType(let name): "\(name) has no schema in the supported subset; declare one (JSONSchemaDeclaring) or override the property's"
-        case .nonStringDictionaryKeys(let name): "a dictionary's keys must be String, not \(name)"
-        case .enumNotCaseIterable(let name): "\(name) is a raw-value enum that is not CaseIterable, so its cases cannot be listed"
-        case .unsupportedEnum(let name): "\(name) needs at least one case and String or Int raw values"
-        case .readsPresence(let what): "init(from:) asks \(what), so its shape depends on the input (an enum with associated values?); declare its schema"
-        case .branchesOnValues(let what): "init(from:) branches on the values it reads (\(what)); declare its schema"
-        case .decodedTwice(let what): "init(from:) decodes \(what) twice"
-        case .unreadableShape(let what): "init(from:) \(what)"
-        case .recursionWithoutEnd(let name): "\(name) contains itself without an optional or a collection, so no finite value has it"
-        case .annotatedKeyNotDecoded(let key): "an annotation names \(key.debugDescription), which init(from:) never decodes"
-        case .declaredSchemaDoesNotDecode(let why): "the smallest value of the declared schema does not decode: \(why)"
-        }
+        let why =
+            switch reason {
+            case .unsupportedType(let name): "\(name) has no schema in the supported subset; declare one (JSONSchemaDeclaring) or override the property's"
+            case .nonStringDictionaryKeys(let name): "a dictionary's keys must be String, not \(name)"
+            case .enumNotCaseIterable(let name): "\(name) is a raw-value enum that is not CaseIterable, so its cases cannot be listed"
+            case .unsupportedEnum(let name): "\(name) needs at least one case and String or Int raw values"
+            case .readsPresence(let what): "init(from:) asks \(what), so its shape depends on the input (an enum with associated values?); declare its schema"
+            case .branchesOnValues(let what): "init(from:) branches on the values it reads (\(what)); declare its schema"
+            case .decodedTwice(let what): "init(from:) decodes \(what) twice"
+            case .unreadableShape(let what): "init(from:) \(what)"
+            case .recursionWithoutEnd(let name): "\(name) contains itself without an optional or a collection, so no finite value has it"
+            case .annotatedKeyNotDecoded(let key): "an annotation names \(key.debugDescription), which init(from:) never decodes"
+            case .declaredSchemaDoesNotDecode(let why): "the smallest value of the declared schema does not decode: \(why)"
+            }
         return "\(type) at \(path): \(why)"
     }
 }

@@ -132,7 +132,9 @@ final class SchemaRecording {
         if type == URL.self {
             return scalar(.constrained(.string(), [.format("uri")]), URL(string: one ? "https://example.com/1" : "https://example.com") as Any)
         }
-        if type == UUID.self { return scalar(.constrained(.string(), [.format("uuid")]), one ? UUID() : UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))) }
+        if type == UUID.self {
+            return scalar(.constrained(.string(), [.format("uuid")]), one ? UUID() : UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        }
         if type == AppendOnlyText.self { return scalar(.string(), AppendOnlyText(one ? "x" : "")) }
         return nil
     }
