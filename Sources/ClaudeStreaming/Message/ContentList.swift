@@ -97,7 +97,8 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     /// Publishes the live block's newest bytes and partial value.
     @inline(__always)
     mutating func _showLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
-        _liveBytes = bytes
+        // Usually the same buffer, longer: only the count moves.
+        if !_liveBytes._follow(bytes) { _liveBytes = bytes }
         _liveValue = value
     }
 
