@@ -3,6 +3,7 @@
 // as the same stream fed alone. (What they cost, in memory and CPU, is
 // measured by the benchmark's `many` rows, not here.)
 
+import ClaudeTestSupport
 import Foundation
 import IncrementalJSON
 import Synchronization
