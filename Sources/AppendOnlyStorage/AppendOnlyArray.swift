@@ -177,6 +177,15 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// Number of elements this value sees.
     @inlinable public var count: Int { _count }
 
+    /// Becomes `other` when both share one buffer by moving only the count
+    /// (no retain and release of the buffer); false, and unchanged, otherwise.
+    @inlinable @inline(__always)
+    package mutating func _follow(_ other: AppendOnlyArray<Element>) -> Bool {
+        guard let mine = _storage, let theirs = other._storage, mine === theirs else { return false }
+        _count = other._count
+        return true
+    }
+
     /// An empty array.
     @inlinable public init() {
         _storage = nil

@@ -100,7 +100,8 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     /// Publishes the live block's newest bytes and partial value.
     @inline(__always)
     mutating func showLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
-        liveBytes = bytes
+        // Usually the same buffer, longer: only the count moves.
+        if !liveBytes._follow(bytes) { liveBytes = bytes }
         liveValue = value
     }
 
