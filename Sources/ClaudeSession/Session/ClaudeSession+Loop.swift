@@ -195,7 +195,7 @@ extension ClaudeSession {
                     guard let tool = tools.first(where: { $0.name == call.name }) else {
                         return (index, ToolResult(toolUseID: call.id, content: .text("no tool named '\(call.name)' in this session"), isError: true))
                     }
-                    let (content, isError) = await ClientToolCall.$current.withValue(ClientToolCall(id: call.id, name: call.name)) {
+                    let (content, isError) = await ClientToolCall.$running.withValue(ClientToolCall(id: call.id, name: call.name)) {
                         await tool.run(call.input.value)
                     }
                     return (index, ToolResult(toolUseID: call.id, content: content, isError: isError))

@@ -154,7 +154,7 @@ public final class ClaudeSession: Sendable {
     // MARK: The next request
 
     /// The request the session would send next with `prompt` (nil: none),
-    /// checked as a send is (``RequestEncoder/validate(_:)``): for counting
+    /// checked as a send is (`RequestEncoder.validate(_:)`): for counting
     /// its tokens, or inspecting it. Pending tool calls follow
     /// ``SessionConfiguration/pendingCalls`` as a prompt would.
     ///

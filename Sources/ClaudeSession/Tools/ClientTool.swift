@@ -76,8 +76,11 @@ public struct ClientToolCall: Sendable, Hashable {
         self.name = name
     }
 
+    /// The call the current task runs (set by the session around `call`).
+    @TaskLocal static var running: ClientToolCall?
+
     /// The call the current task runs.
-    @TaskLocal public static var current: ClientToolCall?
+    public static var current: ClientToolCall? { running }
 }
 
 /// What a tool call produced.

@@ -41,7 +41,9 @@ extension SessionTranscript {
 
     /// Reads a transcript file, or any API request body.
     ///
-    /// - Parameter resolveModel: the model (and capabilities) a `model` string names.
+    /// - Parameters:
+    ///   - bytes: the JSON text of the file or body.
+    ///   - resolveModel: the model (and capabilities) a `model` string names.
     /// - Throws: ``TranscriptError`` with the byte offset (not JSON, too
     ///   deep, too large) or the field (not a request body, malformed
     ///   metadata, messages breaking the tool rules).

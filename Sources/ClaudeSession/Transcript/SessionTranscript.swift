@@ -27,7 +27,7 @@ public struct SessionTranscript: Sendable, Hashable {
     }
 
     /// The request every turn shares: model, `max_tokens`, system, tools,
-    /// tool choice, and any field the API takes (``MessageRequest/additionalFields``).
+    /// tool choice, and any field the API takes (`MessageRequest.additionalFields`).
     /// Its `messages` are always empty: the entries are the conversation.
     public var setup: MessageRequest {
         get { setupRequest }

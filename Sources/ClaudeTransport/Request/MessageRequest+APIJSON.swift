@@ -46,8 +46,10 @@ extension MessageRequest {
     /// ``TurnContent/block(_:)``, an assistant turn as its content array
     /// (``TurnContent/verbatimBlocks(_:)``), byte for byte.
     ///
-    /// - Parameter resolveModel: maps the `model` string to a model and its
-    ///   capabilities (also for `fallbacks`).
+    /// - Parameters:
+    ///   - body: the request body as parsed JSON.
+    ///   - resolveModel: maps the `model` string to a model and its
+    ///     capabilities (also for `fallbacks`).
     /// - Throws: ``RequestBodyError`` naming the field.
     /// - Complexity: O(size of the body).
     public init(apiJSON body: JSONValue, resolveModel: (String) -> ClaudeModel = ClaudeModel.resolving) throws(RequestBodyError) {
