@@ -35,7 +35,7 @@ import Testing
 
         extension WidgetBlock: ContentBlockKind {
             static let types: Set<String> = ["widget"]
-            static let deltas: [String: Delta<Self>] = ["widget_delta": Delta(_addPart)]
+            static let deltas: [String: Delta<Self>] = ["widget_delta": Delta(addPart)]
 
             init(_start start: JSONValue, type: String, isComplete: Bool) {
                 self.init(start: start, parts: [], isComplete: isComplete)
@@ -45,7 +45,7 @@ import Testing
             var blockJSON: JSONValue { start.replacingFields([("parts", .array(parts.map { .string($0) }))]) }
             var detail: String { "\(parts.count) parts" }
 
-            private static func _addPart(_ block: inout WidgetBlock, _ delta: JSONValue) {
+            private static func addPart(_ block: inout WidgetBlock, _ delta: JSONValue) {
                 block.parts.append(delta["part"]?.stringValue ?? "")
             }
         }
