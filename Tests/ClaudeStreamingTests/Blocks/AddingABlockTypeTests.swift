@@ -1,4 +1,4 @@
-// The worked example of the README's design notes, run for real: a made-up
+// The worked example atop ContentBlockKind.swift, run for real: a made-up
 // `widget` block type with its own `widget_delta`, added to a copy of the
 // package the way a contributor would add one, then built and streamed.
 //
