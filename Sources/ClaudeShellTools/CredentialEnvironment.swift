@@ -28,7 +28,8 @@ import Darwin
 public enum CredentialEnvironment {
     /// Every variable that holds a credential, or names a file that does,
     /// for the three endpoints (Anthropic API, Amazon Bedrock, Google
-    /// Vertex AI). README.md ("The tool environment") lists them.
+    /// Vertex AI). The module's catalog ("The tool environment") says what
+    /// stays and what this cannot hide.
     public static let scrubbed: [String] = [
         // Anthropic API
         "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_ADMIN_KEY", "ANTHROPIC_CUSTOM_HEADERS",
