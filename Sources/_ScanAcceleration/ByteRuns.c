@@ -265,10 +265,75 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
         }                                                                                  \
     } while (0)
 
+/// `_scan_json_string` in windows of W bytes whose masks `MASKS` computes
+/// (n >= W): every special byte of a window is handled before the next is
+/// loaded, so an escape costs no new load, and runs are copied while the
+/// window is in hand. `run` is where the bytes not yet copied begin, `j`
+/// the window's start; after an escape the bits it consumed are cleared.
+#define SCAN_JSON_STRING_WINDOWS(W, MASKS)                                                           \
+    do {                                                                                             \
+        size_t run = i, w = 0, j = i;                                                                \
+        int escaped = 0;                                                                             \
+        for (;;) {                                                                                   \
+            uint32_t special, high;                                                                  \
+            size_t valid = (W);                                                                      \
+            if (n - j >= (W)) {                                                                      \
+                MASKS(p + j, &special, &high);                                                       \
+            } else {                                                                                 \
+                /* The window that ends at n, the bytes before j shifted out. */                     \
+                size_t at = n - (W);                                                                 \
+                MASKS(p + at, &special, &high);                                                      \
+                special >>= j - at;                                                                  \
+                high >>= j - at;                                                                     \
+                valid = n - j;                                                                       \
+            }                                                                                        \
+            size_t resume = j + valid;                                                               \
+            for (;;) {                                                                               \
+                if (high) {                                                                          \
+                    size_t bad = check_leads(p, j, n, high, special, &resume);                       \
+                    if (bad != SIZE_MAX) return _scan_string_declined;                               \
+                }                                                                                    \
+                if (!special) break;                                                                 \
+                size_t k = j + (size_t)__builtin_ctz(special);                                       \
+                if (p[k] == '"') {                                                                   \
+                    if (!escaped) {                                                                  \
+                        *end = k + 1;                                                                \
+                        *written = SIZE_MAX;                                                         \
+                        return _scan_string_read;                                                    \
+                    }                                                                                \
+                    if (k - run > capacity - w) return _scan_string_needs_room;                      \
+                    memcpy(out + w, p + run, k - run);                                               \
+                    *end = k + 1;                                                                    \
+                    *written = w + (k - run);                                                        \
+                    return _scan_string_read;                                                        \
+                }                                                                                    \
+                /* A control byte. */                                                                \
+                if (p[k] != '\\') return _scan_string_declined;                                       \
+                if (out == NULL || k - run > capacity - w || capacity - w - (k - run) < 3)           \
+                    return _scan_string_needs_room;                                                  \
+                memcpy(out + w, p + run, k - run);                                                   \
+                w += k - run;                                                                        \
+                escaped = 1;                                                                         \
+                size_t next = k + 1;                                                                 \
+                if (next >= n || !unescape(p, &next, n, out, &w)) return _scan_string_declined;      \
+                run = next;                                                                          \
+                if (next >= j + valid) break;                                                        \
+                /* The escape's bytes are not specials or leads. */                                  \
+                uint32_t kept = ~0u << (next - j);                                                   \
+                special &= kept;                                                                     \
+                high &= kept;                                                                        \
+            }                                                                                        \
+            if (run > resume) resume = run;                                                          \
+            if (resume >= n) return _scan_string_declined;                                           \
+            j = resume;                                                                              \
+        }                                                                                            \
+    } while (0)
+
 #if defined(__SSE2__)
 
 static int scan_json_string16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
-    SCAN_JSON_STRING(first_string_stop16);
+    if (n < 16) SCAN_JSON_STRING(first_string_stop_bytes);
+    SCAN_JSON_STRING_WINDOWS(16, string_masks16);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -288,7 +353,8 @@ size_t _scan_json_string_run(const uint8_t *p, size_t i, size_t n) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 __attribute__((target("avx2"))) static int scan_json_string32(
     const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
-    SCAN_JSON_STRING(first_string_stop32);
+    if (n < 32) return scan_json_string16(p, i, n, out, capacity, end, written);
+    SCAN_JSON_STRING_WINDOWS(32, string_masks32);
 }
 #endif
 
