@@ -89,7 +89,7 @@ let package = Package(
             name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "_CRC32Acceleration", "ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "AppendOnlyStorageTests", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
-        .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "_ScanAcceleration", "FuzzProperties"], swiftSettings: strict),
         .testTarget(
             name: "ClaudeStreamingTests",
             dependencies: [

@@ -379,3 +379,21 @@ int _scan_json_string(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t
 }
 
 #endif
+
+static int scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    SCAN_JSON_STRING(first_string_stop_bytes);
+}
+
+int _scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    if (p == NULL || end == NULL || written == NULL || i >= n) return _scan_string_declined;
+    return scan_json_string_bytes(p, i, n, out, capacity, end, written);
+}
+
+int _scan_json_string_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+#if defined(__SSE2__)
+    if (p == NULL || end == NULL || written == NULL || i >= n) return _scan_string_declined;
+    return scan_json_string16(p, i, n, out, capacity, end, written);
+#else
+    return _scan_json_string_bytes(p, i, n, out, capacity, end, written);
+#endif
+}

@@ -43,4 +43,10 @@ enum {
 /// - Complexity: O(length of the string).
 int _scan_json_string(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
 
+/// `_scan_json_string` with 16-byte windows, and one byte at a time,
+/// whatever the CPU: the paths another machine takes, for the tests to
+/// hold against the same expectations.
+int _scan_json_string_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
+int _scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
+
 #endif
