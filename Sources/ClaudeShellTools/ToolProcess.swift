@@ -5,11 +5,10 @@
 // as they come, without a thread blocked on it.
 //
 // Foundation's `Process` cannot give a child its own process group, a clean
-// signal mask or default dispositions, so the child is started with
-// posix_spawn: POSIX_SPAWN_SETPGROUP (group = its pid), POSIX_SPAWN_SETSIGMASK
-// (empty) and POSIX_SPAWN_SETSIGDEF (every signal default, SIGPIPE included,
-// so `yes | head -1` ends). Its descriptors are the three pipes and nothing
-// else.
+// signal mask or default dispositions, so the child is started by
+// ChildSpawn (posix_spawn): group = its pid, an empty mask, every signal
+// default (SIGPIPE included, so `yes | head -1` ends), the three pipes as
+// its only descriptors.
 //
 // Every run ends with the whole group killed and the leader reaped, whatever
 // happened: when the leader exits, what it left running in its group gets
@@ -19,7 +18,8 @@
 //
 // The leader's exit is seen through a pidfd (Linux 5.3+), whose descriptor
 // becomes readable when the process ends, without reaping it; where there
-// is none, a timer polls `waitpid(WNOHANG)`.
+// is none, a timer polls `waitpid(WNOHANG)`. On macOS a process source
+// (kqueue's EVFILT_PROC, NOTE_EXIT) does the same, also without reaping.
 
 import Dispatch
 import Synchronization
@@ -68,8 +68,13 @@ public enum LiveToolGroups {
 /// with its group, are then reparented to this process and reaped by it,
 /// instead of going to an init that may never reap them (a container's),
 /// where they would stay zombies of the group.
+///
+/// macOS has no subreaper: a killed group's orphans go to launchd, which
+/// reaps them. A tool call there returns once its leader is reaped and
+/// SIGKILL was sent to the rest of its group, without waiting for launchd
+/// to reap them.
 public enum ToolReaper {
-    /// Sets PR_SET_CHILD_SUBREAPER on Linux; does nothing elsewhere. Call it
+    /// Sets PR_SET_CHILD_SUBREAPER on Linux; does nothing on macOS. Call it
     /// once, before the first tool runs.
     public static func becomeSubreaper() {
         #if os(Linux)
@@ -130,11 +135,16 @@ private final class ToolProcessRun: @unchecked Sendable {
         queue.async { [self] in
             self.continuation = continuation
             if cancelled { return finish(ToolProcessOutcome(ending: .cancelled)) }
-            let spawned: ToolSpawn.Child
-            switch ToolSpawn.spawn(command, environment: environment) {
-            case .failure(let reason): return finish(ToolProcessOutcome(ending: .couldNotStart(reason)))
+            let spawned: ChildSpawn.Child
+            _ = Self.ignoreBrokenPipes
+            switch ChildSpawn.spawn("/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment) {
+            case .failure(let failure): return finish(ToolProcessOutcome(ending: .couldNotStart(failure.description)))
             case .success(let child): spawned = child
             }
+            for fd in [spawned.stdin, spawned.stdout, spawned.stderr] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+            #if canImport(Darwin)
+            _ = fcntl(spawned.stdin, F_SETNOSIGPIPE, 1)
+            #endif
             pid = spawned.pid
             LiveToolGroups.insert(pid)
             collect(spawned.stdout, isError: false)
@@ -144,6 +154,20 @@ private final class ToolProcessRun: @unchecked Sendable {
             after(limits.timeout) { [self] in terminate(.timedOut) }
         }
     }
+
+    /// A command that exits without reading its input makes our write to
+    /// its stdin fail; that must be EPIPE, not a SIGPIPE that ends this
+    /// process. macOS can say so per descriptor (F_SETNOSIGPIPE, in
+    /// `start`); Linux cannot for a pipe, so there a default SIGPIPE
+    /// disposition becomes "ignore", once. A handler the process installed
+    /// itself is left alone.
+    private static let ignoreBrokenPipes: Void = {
+        #if os(Linux)
+        var current = sigaction()
+        guard sigaction(SIGPIPE, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return }
+        signal(SIGPIPE, SIG_IGN)
+        #endif
+    }()
 
     func cancel() {
         queue.async { [self] in
@@ -246,7 +270,7 @@ private final class ToolProcessRun: @unchecked Sendable {
 
     private func watchExit() {
         #if os(Linux)
-        if let pidfd = ToolSpawn.pidfd(pid) {
+        if let pidfd = ChildSpawn.pidfd(pid) {
             // Reaping makes the pidfd report a hang-up; libdispatch's epoll loop
             // crashed when that raced the source's cancellation, so the leader
             // is reaped only once the source is gone.
