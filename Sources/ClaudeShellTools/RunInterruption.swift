@@ -75,10 +75,18 @@ public enum RunInterruption {
     /// Runs `body` in a task of its own until it returns, `deadline`
     /// passes, or a signal arrives; returns what it returned and why it was
     /// stopped, if it was (it then returned after its cancellation).
+    ///
+    /// - Parameters:
+    ///   - deadline: when the run is cancelled; nil for none.
+    ///   - handlingSignals: whether the run takes SIGINT and SIGTERM from
+    ///     the process (see the type's description). With false, the
+    ///     process's signals are left as they are, and only the deadline,
+    ///     or a signal taken for another run, stops this one.
+    ///   - body: the work.
     public static func run<Value: Sendable>(
-        deadline: ContinuousClock.Instant?, _ body: @escaping @Sendable () async -> Value
+        deadline: ContinuousClock.Instant?, handlingSignals: Bool = true, _ body: @escaping @Sendable () async -> Value
     ) async -> (value: Value, stoppedBy: Reason?) {
-        installHandlers()
+        if handlingSignals { installHandlers() }
         let task = Task { await body() }
         let (id, stopped) = state.withLock { state -> (Int, Bool) in
             state.nextRun += 1

@@ -1,8 +1,9 @@
 // RunInterruption's deadline: a run that ends in time says it was not
 // stopped; one that does not is cancelled, its shell tool killed with its
-// group, and it returns soon after, saying why. (The signals are checked
-// end to end on `claude-stream chat`, in ChatCommandTests: a signal here
-// would stop every run of the test process for good.)
+// group, and it returns soon after, saying why. The runs here leave the
+// test process's signals alone (Ctrl-C still stops `swift test`); the
+// signals are checked end to end on `claude-stream chat`, in
+// ChatCommandTests.
 
 #if os(Linux) || os(macOS)
 
@@ -13,10 +14,10 @@ import Testing
 
 @Suite struct RunInterruptionTests {
     @Test func aRunThatEndsInTimeIsNotStopped() async {
-        let (value, stoppedBy) = await RunInterruption.run(deadline: .now + .seconds(600)) { 42 }
+        let (value, stoppedBy) = await RunInterruption.run(deadline: .now + .seconds(600), handlingSignals: false) { 42 }
         #expect(value == 42)
         #expect(stoppedBy == nil)
-        let (_, withoutDeadline) = await RunInterruption.run(deadline: nil) { "done" }
+        let (_, withoutDeadline) = await RunInterruption.run(deadline: nil, handlingSignals: false) { "done" }
         #expect(withoutDeadline == nil)
     }
 
@@ -26,7 +27,7 @@ import Testing
         let tool = ShellTool(
             name: "t", command: "sleep 600",
             options: ShellToolOptions(environment: ["PATH": "/usr/bin:/bin"], limits: ShellToolLimits(timeout: .seconds(600))))
-        let (result, stoppedBy) = await RunInterruption.run(deadline: .now + .milliseconds(300)) {
+        let (result, stoppedBy) = await RunInterruption.run(deadline: .now + .milliseconds(300), handlingSignals: false) {
             await tool.run(id: "toolu_1", input: .object([]))
         }
         #expect(stoppedBy == .timeout)
@@ -36,7 +37,7 @@ import Testing
         // Far below the command's 600 s; loose, as in ShellToolTests.
         #expect(clock.now - start < .seconds(300))
         // A deadline stops its own run only.
-        let (_, next) = await RunInterruption.run(deadline: nil) { 1 }
+        let (_, next) = await RunInterruption.run(deadline: nil, handlingSignals: false) { 1 }
         #expect(next == nil)
         #expect(RunInterruption.signalReceived == nil)
     }
