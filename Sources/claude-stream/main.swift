@@ -85,6 +85,5 @@ if let command = commands.first(where: { $0.name == first }) {
 // is left to flush: end with _exit. exit(3) would first run the exit-time
 // handlers of the libraries loaded (OpenSSL's cleanup, C++ destructors)
 // while dispatch threads may still be at work: after --timeout or a signal
-// they are cancelling the request, some just starting. A chat stopped at
-// --timeout was seen to crash in libdispatch while exiting.
+// they are cancelling the request, some just starting.
 _exit(status)
