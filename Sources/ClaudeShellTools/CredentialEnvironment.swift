@@ -56,7 +56,7 @@ public enum CredentialEnvironment {
     /// - Complexity: O(size of the environment).
     public static func capture() -> [String: String] {
         var captured: [String: String] = [:]
-        guard var entry = environ as UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? else { return captured }
+        guard var entry = ProcessEnvironment.entries else { return captured }
         var found: [String] = []
         while let pointer = entry.pointee {
             let text = String(cString: pointer)
