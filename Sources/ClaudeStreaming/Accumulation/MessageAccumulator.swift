@@ -158,15 +158,14 @@ public struct MessageAccumulator: Sendable {
     private mutating func feedBytes(
         _ bytes: UnsafeRawBufferPointer, emitsSnapshots: Bool, onSnapshot: (MessageSnapshot) -> Void
     ) throws(MessageStreamError) {
-        if let failure = state.failure { throw failure }
-        // Move the parts out so the event callback can mutate `state` while
-        // the framing runs, without copying either (the placeholders hold nothing).
-        var working = state
-        state = AccumulatorState(options: options)
-        defer { state = working }
-        // Each event closure reads and writes `working` itself: a local
-        // function capturing it from inside the closure made the compiler
-        // box it and check exclusivity at run time, three calls per event.
+        if state.hasFailed, let failure = state.failure { throw failure }
+        // The framing is moved out (its placeholder holds nothing) so that
+        // the event closures can change `state` while it runs; `state`
+        // itself stays in place. (Moving it out too needed a placeholder
+        // state, whose snapshot, shared, took two atomic retains on every
+        // feed from every thread.) The closures use `self.state` directly: a
+        // local function capturing state from inside a closure made the
+        // compiler box it and check exclusivity at run time.
         switch options.framing {
         case .serverSentEvents:
             var parser = sse
@@ -176,14 +175,14 @@ public struct MessageAccumulator: Sendable {
                 // The usual delta blocks are read whole (HotBlocks.swift);
                 // every other block comes through the parser's events.
                 try parser.feed(bytes) { rest, offset in
-                    guard !working.hasFailed else { return 0 }
-                    return working.readHotBlocks(rest, at: offset, emitsSnapshots: emitsSnapshots, onSnapshot: onSnapshot)
+                    guard !state.hasFailed else { return 0 }
+                    return state.readHotBlocks(rest, at: offset, emitsSnapshots: emitsSnapshots, onSnapshot: onSnapshot)
                 } onEvent: { view in
-                    guard !working.hasFailed, working.apply(view), emitsSnapshots, working.hasMessage else { return }
-                    onSnapshot(working.message)
+                    guard !state.hasFailed, state.apply(view), emitsSnapshots, state.hasMessage else { return }
+                    onSnapshot(state.message)
                 }
             } catch {
-                working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
+                state.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
             }
         case .awsEventStream:
             var decoder = bedrock
@@ -191,15 +190,15 @@ public struct MessageAccumulator: Sendable {
             defer { bedrock = decoder }
             do throws(BedrockFailure) {
                 try decoder.feed(bytes, options: options.json) { event, end in
-                    guard !working.hasFailed, working.apply(event, streamOffset: end), emitsSnapshots, working.hasMessage
+                    guard !state.hasFailed, state.apply(event, streamOffset: end), emitsSnapshots, state.hasMessage
                     else { return }
-                    onSnapshot(working.message)
+                    onSnapshot(state.message)
                 }
             } catch {
-                working.fail(error)
+                state.fail(error)
             }
         }
-        if let failure = working.failure { throw failure }
+        if state.hasFailed, let failure = state.failure { throw failure }
     }
 
     /// Feeds a chunk; returns the latest snapshot if any event changed it.
@@ -245,11 +244,8 @@ struct AccumulatorState: Sendable {
     /// `message_start` it is an empty placeholder). Not an optional: a
     /// snapshot handed out of an optional is a copy, four retains and four
     /// releases an event; the stored value is lent as it is.
-    var message = AccumulatorState.noMessage
+    var message = MessageSnapshot(start: .null, messageIndex: 0)
     var hasMessage = false
-    /// The placeholder, shared: a state is also made as a stand-in on every
-    /// `feed` (see `feedBytes`), which must not allocate.
-    private static let noMessage = MessageSnapshot(start: .null, messageIndex: 0)
     /// The message, or nil before the first `message_start`.
     var current: MessageSnapshot? { hasMessage ? message : nil }
     var completed: [MessageSnapshot] = []
