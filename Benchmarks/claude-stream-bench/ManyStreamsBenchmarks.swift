@@ -35,7 +35,8 @@ enum ManyStreamsBenchmarks {
         // of the accumulator's own time alone, as a multiple of that time.
         if let alone = roundRobin.baselineSeconds, let floorAlone = floor.baselineSeconds, alone > 0 {
             let bound = (alone + floor.seconds - floorAlone) / alone
-            roundRobin.name += "; \(BenchmarkReport.fixed(roundRobin.seconds / alone, 2))x, the floor's memory traffic alone adds \(BenchmarkReport.fixed(bound, 2))x"
+            let measured = BenchmarkReport.fixed(roundRobin.seconds / alone, 2)
+            roundRobin.name += "; \(measured)x, the floor's memory traffic alone adds \(BenchmarkReport.fixed(bound, 2))x"
         }
         rows.append(roundRobin)
         rows.append(floor)

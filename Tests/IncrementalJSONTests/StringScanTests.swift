@@ -52,7 +52,12 @@ import _ScanAcceleration
         Piece(raw: Array(#"\ud83d"#.utf8), decoded: nil, escape: true),
     ]
 
-    typealias Scan = @Sendable (UnsafePointer<UInt8>, Int, Int, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>, UnsafeMutablePointer<Int>) -> Int32
+    /// `_scan_json_string`'s shape: bytes, start, end, destination,
+    /// room, then the two results (end of read, bytes written).
+    typealias Scan = @Sendable (Bytes, Int, Int, Destination, Int, Result, Result) -> Int32
+    typealias Bytes = UnsafePointer<UInt8>
+    typealias Destination = UnsafeMutablePointer<UInt8>?
+    typealias Result = UnsafeMutablePointer<Int>
 
     static let paths: [(String, Scan)] = [
         ("this CPU's", { _scan_json_string($0, $1, $2, $3, $4, $5, $6) }),
