@@ -35,6 +35,8 @@ let package = Package(
     targets: [
         // MARK: Library modules
         .target(name: "ServerSentEvents", swiftSettings: strict),
+        // JSON strings scanned 16 or 32 bytes a step; C because Swift cannot emit pmovmskb.
+        .target(name: "_ScanAcceleration"),
         // Carry-less-multiplication CRC-32 folding; C because Swift cannot emit PCLMULQDQ.
         .target(name: "_CRC32Acceleration"),
         .target(name: "AWSEventStream", dependencies: ["_CRC32Acceleration"], swiftSettings: strict),
@@ -45,10 +47,10 @@ let package = Package(
         .target(
             name: "AppendOnlyStorage",
             swiftSettings: strict + [.define("APPEND_ONLY_STORAGE_INTERNAL_CHECKS", .when(configuration: .debug))]),
-        .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
+        .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage", "_ScanAcceleration"], swiftSettings: strict),
         .target(
             name: "ClaudeStreaming",
-            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "_Base64Acceleration"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "_Base64Acceleration", "_ScanAcceleration"],
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["IncrementalJSON", "ClaudeStreaming"], swiftSettings: strict),
         .target(name: "ClaudeSession", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"], swiftSettings: strict),
@@ -88,7 +90,7 @@ let package = Package(
             name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "_CRC32Acceleration", "ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents", "FuzzProperties"], swiftSettings: strict),
         .testTarget(name: "AppendOnlyStorageTests", dependencies: ["AppendOnlyStorage"], swiftSettings: strict),
-        .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
+        .testTarget(name: "IncrementalJSONTests", dependencies: ["IncrementalJSON", "_ScanAcceleration", "FuzzProperties"], swiftSettings: strict),
         .testTarget(
             name: "ClaudeStreamingTests",
             dependencies: [

@@ -152,7 +152,7 @@ enum BenchmarkReport {
             line += pad(result.ratio.map { fixed($0 * 100, 1) + "%" } ?? "-", 8)
             line += pad(result.scaling.map { fixed($0, 2) } ?? "-", 7)
             if let target = result.target {
-                line += target + (result.targetMet == true ? " (met)" : " (MISSED)")
+                line += target + (result.targetMet.map { $0 ? " (met)" : " (MISSED)" } ?? " (not judged)")
             }
             lines.append(line)
         }

@@ -78,7 +78,33 @@ public struct SSEParser: Sendable {
         if let failure = terminalError { throw failure }
         guard chunk.count > 0 else { return }
         do throws(SSEError) {
-            try scanChunk(chunk, onEvent)
+            try scanChunk(chunk, readingBlocks: { _, _ in 0 }, readsBlocks: false, onEvent)
+        } catch {
+            terminalError = error
+            throw error
+        }
+    }
+
+    /// Feeds a chunk like ``feed(_:onEvent:)``, and at each block boundary
+    /// inside it where the parser holds nothing (no partial line, no field
+    /// of a block begun, no pending retry) first offers the rest of the
+    /// chunk to `readBlocks`, with the stream offset of its first byte.
+    /// `readBlocks` may read whole blocks there itself and returns how many
+    /// bytes they took (0 leaves them to the parser); it must take only
+    /// blocks the parser would have dispatched as events without any other
+    /// effect (no `id` or `retry` field, every line ended by LF, the last
+    /// one blank), so that the parser's state after them is as it was.
+    /// For a consumer in this package (the message accumulator) that reads
+    /// its usual event in one step, framing and JSON together.
+    package mutating func feed(
+        _ chunk: UnsafeRawBufferPointer,
+        readingBlocks readBlocks: (UnsafeRawBufferPointer, Int) -> Int,
+        onEvent: (borrowing SSEEventView) -> Void
+    ) throws(SSEError) {
+        if let failure = terminalError { throw failure }
+        guard chunk.count > 0 else { return }
+        do throws(SSEError) {
+            try scanChunk(chunk, readingBlocks: readBlocks, readsBlocks: true, onEvent)
         } catch {
             terminalError = error
             throw error
@@ -133,7 +159,10 @@ public struct SSEParser: Sendable {
 
     // MARK: - Line splitting
 
-    mutating func scanChunk(_ chunk: UnsafeRawBufferPointer, _ onEvent: (borrowing SSEEventView) -> Void) throws(SSEError) {
+    mutating func scanChunk(
+        _ chunk: UnsafeRawBufferPointer, readingBlocks readBlocks: (UnsafeRawBufferPointer, Int) -> Int,
+        readsBlocks: Bool, _ onEvent: (borrowing SSEEventView) -> Void
+    ) throws(SSEError) {
         let n = chunk.count
         let chunkOffset = streamPosition
         defer { streamPosition = chunkOffset + n }
@@ -149,6 +178,22 @@ public struct SSEParser: Sendable {
         var nextLF = -1
         var nextCR = -1
         while p < n {
+            // Between blocks with nothing pending, the usual block
+            // (`event:`, `data:`, blank line, LF ends, inside this chunk)
+            // is read in one step; anything else goes line by line below.
+            if blockStartOffset < 0 && lineBuffer.isEmpty {
+                if readsBlocks {
+                    let taken = readBlocks(UnsafeRawBufferPointer(rebasing: chunk[p...]), chunkOffset &+ p)
+                    if taken > 0 {
+                        p &+= Swift.min(taken, n &- p)
+                        continue
+                    }
+                }
+                if let next = wholeBlock(chunk, from: p, chunkOffset: chunkOffset, nextCR: &nextCR, onEvent) {
+                    p = next
+                    continue
+                }
+            }
             let end: Int
             if n - p <= 16 {
                 end = byteScan(chunk, from: p)

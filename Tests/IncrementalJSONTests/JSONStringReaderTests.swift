@@ -62,6 +62,48 @@ import Testing
         #expect(describe(run([0x61, 0xE0, 0x80])) == "invalid@1,2")
     }
 
+    /// The sixteen-byte scan (C) against the one-character-at-a-time reader
+    /// (Swift), which share no code: every start in inputs of every length
+    /// from 0 to 70 (the byte loop under 16, whole steps, the overlapping
+    /// last step), mixing plain bytes, specials and characters that are
+    /// well-formed, ill-formed or cut by the end.
+    @Test func theVectorScanAgreesWithTheCharacterLoop() {
+        let pieces: [[UInt8]] = [
+            [0x61], [0x20], [0x7E], [0x22], [0x5C], [0x00], [0x1F], [0x7F],
+            [0xC3, 0xA9], [0xE2, 0x98, 0x94], [0xF0, 0x9F, 0x98, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
+            [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80], [0xFF],
+            [0xE2, 0x98], [0xF0, 0x9F],
+        ]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            seed ^= seed << 13
+            seed ^= seed >> 7
+            seed ^= seed << 17
+            return Int(truncatingIfNeeded: seed >> 1)
+        }
+        var checked = 0
+        for length in 0...70 {
+            for _ in 0..<40 {
+                var bytes: [UInt8] = []
+                // Mostly plain ASCII, as text is, so long runs occur.
+                while bytes.count < length {
+                    bytes += next() % 4 == 0 ? pieces[next() % pieces.count] : [UInt8(0x20 + next() % 0x5F)]
+                }
+                bytes = Array(bytes.prefix(length))
+                bytes.withUnsafeBufferPointer { p in
+                    guard let base = p.baseAddress else { return }
+                    for start in 0...p.count {
+                        let fast = describe(_JSONStringReader.run(base, from: start, to: p.count))
+                        let slow = describe(_JSONStringReader.slowRun(base, from: start, to: p.count))
+                        #expect(fast == slow, "\(bytes) from \(start)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 100_000)
+    }
+
     @Test func escapeTable() {
         let table: [(Character, UInt8?)] = [
             ("\"", 0x22), ("\\", 0x5C), ("/", 0x2F), ("b", 0x08), ("f", 0x0C),

@@ -24,9 +24,9 @@ extension AccumulatorState {
             try applyMessageDelta(event)
         case "message_stop":
             try phase.requireStreaming("message_stop")
-            current?.isComplete = true
+            message.isComplete = true
             phase = .stopped
-            if let current { completed.append(current) }
+            completed.append(message)
         case "error":
             let error = event["error"]
             throw .kind(
@@ -68,8 +68,9 @@ extension AccumulatorState {
         guard filled <= options.maxBlocks else {
             throw .violation("message_start with \(filled) content blocks, more than \(options.maxBlocks)")
         }
-        let next = current.map { $0.messageIndex + 1 } ?? 0
-        current = MessageSnapshot(start: message, messageIndex: next, metadata: options.responseMetadata)
+        let next = hasMessage ? self.message.messageIndex + 1 : 0
+        self.message = MessageSnapshot(start: message, messageIndex: next, metadata: options.responseMetadata)
+        hasMessage = true
         streaming.reset()
         messageBytes = 0
         phase = .streaming
@@ -84,14 +85,14 @@ extension AccumulatorState {
         // start that skips ahead shows up at the first delta, which then
         // finds no open block.
         _ = index
-        let count = current?.content.count ?? 0
+        let count = message.content.count
         guard count < options.maxBlocks else { throw .violation("more than \(options.maxBlocks) content blocks") }
-        current?.content.append(ContentBlock.fromStart(json, isComplete: false))
+        message.content.append(ContentBlock.fromStart(json, isComplete: false))
     }
 
     private mutating func stopBlock(at index: Int) throws(EventFailure) {
         try phase.requireStreaming("content_block_stop")
-        guard streaming.stop(at: index, in: &current) else { throw .violation("content_block_stop for index \(index), which is not open") }
+        guard streaming.stop(at: index, in: &message) else { throw .violation("content_block_stop for index \(index), which is not open") }
     }
 
     private mutating func applyMessageDelta(_ event: JSONValue) throws(EventFailure) {
@@ -100,22 +101,22 @@ extension AccumulatorState {
         if let delta = event["delta"]?.objectValue {
             for (key, value) in delta.entries {
                 switch key {
-                case "stop_reason": current?.stopReason = value.stringValue
-                case "stop_sequence": current?.stopSequence = value.stringValue
-                case "stop_details": current?.stopDetails = value.isNull ? nil : value
-                default: current?.setDeltaField(key, value)
+                case "stop_reason": message.stopReason = value.stringValue
+                case "stop_sequence": message.stopSequence = value.stringValue
+                case "stop_details": message.stopDetails = value.isNull ? nil : value
+                default: message.setDeltaField(key, value)
                 }
             }
         }
-        if let usage = event["usage"] { current?.usage.overwrite(with: usage) }
+        if let usage = event["usage"] { message.usage.overwrite(with: usage) }
         // Beside `delta` and `usage` the API sends message-level fields
         // (beta `context_management`, `input_transformations`); anything else
         // there (a gateway's own metadata) is kept apart from the message.
         for (key, value) in event.objectValue?.entries.map({ ($0.key, $0.value) }) ?? [] {
             switch key {
             case "type", "delta", "usage": continue
-            case "context_management", "input_transformations": current?.setDeltaField(key, value)
-            default: current?.otherEventFields[key] = value
+            case "context_management", "input_transformations": message.setDeltaField(key, value)
+            default: message.otherEventFields[key] = value
             }
         }
     }
@@ -149,8 +150,9 @@ extension AccumulatorState {
     mutating func applyDelta(_ kind: HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(EventFailure) {
         try phase.requireStreaming("content_block_delta")
         try countMessageBytes(payload.count)
-        // Only text deltas can be structured output; the others skip the lookup.
-        let structured = kind == .text && options.structuredOutput.includes(index)
+        // Only text deltas can be structured output; the others skip the
+        // lookup, and so do all when no block is (the usual case).
+        let structured = kind == .text && parsesStructuredOutput && options.structuredOutput.includes(index)
         switch kind {
         case .text, .thinking, .inputJSON:
             let live: LiveKind =
@@ -159,7 +161,7 @@ extension AccumulatorState {
                 case .thinking: .thinking
                 default: .toolInput
                 }
-            if streaming.append(payload, at: index, as: live, to: &current, options: options.json) { return }
+            if streaming.append(payload, at: index, as: live, to: &message, options: options.json) { return }
         case .signature:
             var applied = false
             try updateOpenBlock(at: index) { (block) throws(EventFailure) in
@@ -178,18 +180,22 @@ extension AccumulatorState {
 
     /// Adds a delta's bytes to the message's total; past
     /// ``MessageAccumulatorOptions/maxMessageBytes`` that is a violation.
+    @inline(__always)
     private mutating func countMessageBytes(_ count: Int) throws(EventFailure) {
         messageBytes += count
-        guard messageBytes <= options.maxMessageBytes else {
-            throw .violation("the message's deltas exceed \(options.maxMessageBytes) bytes")
-        }
+        guard messageBytes <= options.maxMessageBytes else { throw Self.tooManyMessageBytes(options.maxMessageBytes) }
+    }
+
+    @inline(never)
+    private static func tooManyMessageBytes(_ limit: Int) -> EventFailure {
+        .violation("the message's deltas exceed \(limit) bytes")
     }
 
     private mutating func updateOpenBlock(
         at index: Int, _ body: (inout ContentBlock) throws(EventFailure) -> Void
     ) throws(EventFailure) {
         var failure: EventFailure?
-        let found: Bool? = streaming.update(at: index, in: &current) { block in
+        let found: Bool? = streaming.update(at: index, in: &message) { block in
             guard !block.isComplete else { return false }
             do throws(EventFailure) { try body(&block) } catch { failure = error }
             return true

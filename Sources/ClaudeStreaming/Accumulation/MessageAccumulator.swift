@@ -4,7 +4,8 @@
 // ------
 // A synchronous push pipeline with no per-byte calls across layers:
 //
-//   feed(bytes) ─► SSEParser ─► event view (data borrowed from the chunk)
+//   feed(bytes) ─► SSEParser ─► usual delta block? ─ yes ─► HotBlocks (framing and JSON in one step)
+//                             └─► event view (data borrowed from the chunk)
 //          or  ─► BedrockEventDecoder ─► event (base64 decoded) ┤
 //                                  │
 //                 hot delta? ──────┼─ yes ─► HotDeltaScanner ─► append payload
@@ -157,29 +158,31 @@ public struct MessageAccumulator: Sendable {
     private mutating func feedBytes(
         _ bytes: UnsafeRawBufferPointer, emitsSnapshots: Bool, onSnapshot: (MessageSnapshot) -> Void
     ) throws(MessageStreamError) {
-        if let failure = state.failure { throw failure }
-        // Move the parts out so the event callback can mutate `state` while
-        // the framing runs, without copying either (the placeholders hold nothing).
-        var working = state
-        state = AccumulatorState(options: options)
-        defer { state = working }
-        // Each event closure reads and writes `working` itself: a local
-        // function capturing it from inside the closure made the compiler
-        // box it and check exclusivity at run time, three calls per event.
+        if state.hasFailed, let failure = state.failure { throw failure }
+        // The framing is moved out (its placeholder holds nothing) so that
+        // the event closures can change `state` while it runs; `state`
+        // itself stays in place. (Moving it out too needed a placeholder
+        // state, whose snapshot, shared, took two atomic retains on every
+        // feed from every thread.) The closures use `self.state` directly: a
+        // local function capturing state from inside a closure made the
+        // compiler box it and check exclusivity at run time.
         switch options.framing {
         case .serverSentEvents:
             var parser = sse
             sse = SSEParser(limits: options.sseLimits)
             defer { sse = parser }
             do {
-                try parser.feed(bytes) { view in
-                    guard working.failure == nil, working.apply(view), emitsSnapshots,
-                        let snapshot = working.current
-                    else { return }
-                    onSnapshot(snapshot)
+                // The usual delta blocks are read whole (HotBlocks.swift);
+                // every other block comes through the parser's events.
+                try parser.feed(bytes) { rest, offset in
+                    guard !state.hasFailed else { return 0 }
+                    return state.readHotBlocks(rest, at: offset, emitsSnapshots: emitsSnapshots, onSnapshot: onSnapshot)
+                } onEvent: { view in
+                    guard !state.hasFailed, state.apply(view), emitsSnapshots, state.hasMessage else { return }
+                    onSnapshot(state.message)
                 }
             } catch {
-                working.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
+                state.fail(.framing(error), eventIndex: nil, byteOffset: error.offset)
             }
         case .awsEventStream:
             var decoder = bedrock
@@ -187,16 +190,15 @@ public struct MessageAccumulator: Sendable {
             defer { bedrock = decoder }
             do throws(BedrockFailure) {
                 try decoder.feed(bytes, options: options.json) { event, end in
-                    guard working.failure == nil, working.apply(event, streamOffset: end), emitsSnapshots,
-                        let snapshot = working.current
+                    guard !state.hasFailed, state.apply(event, streamOffset: end), emitsSnapshots, state.hasMessage
                     else { return }
-                    onSnapshot(snapshot)
+                    onSnapshot(state.message)
                 }
             } catch {
-                working.fail(error)
+                state.fail(error)
             }
         }
-        if let failure = working.failure { throw failure }
+        if state.hasFailed, let failure = state.failure { throw failure }
     }
 
     /// Feeds a chunk; returns the latest snapshot if any event changed it.
@@ -238,7 +240,14 @@ struct AccumulatorState: Sendable {
     enum Phase: Sendable { case beforeMessage, streaming, stopped }
 
     let options: MessageAccumulatorOptions
-    var current: MessageSnapshot?
+    /// The message being built, valid when `hasMessage` (before the first
+    /// `message_start` it is an empty placeholder). Not an optional: a
+    /// snapshot handed out of an optional is a copy, four retains and four
+    /// releases an event; the stored value is lent as it is.
+    var message = MessageSnapshot(start: .null, messageIndex: 0)
+    var hasMessage = false
+    /// The message, or nil before the first `message_start`.
+    var current: MessageSnapshot? { hasMessage ? message : nil }
     var completed: [MessageSnapshot] = []
     var phase: Phase = .beforeMessage
     var eventIndex = 0
@@ -246,15 +255,27 @@ struct AccumulatorState: Sendable {
     var messageBytes = 0
     /// Data bytes of the event being applied (what a non-hot delta counts).
     var eventDataBytes = 0
-    var failure: MessageStreamError?
+    var failure: MessageStreamError? {
+        didSet { hasFailed = failure != nil }
+    }
+    /// `failure != nil`, kept apart: the event loops ask it on every event,
+    /// and comparing the optional error with nil copied it out each time.
+    private(set) var hasFailed = false
     /// The block being streamed, the one writer of its state.
     var streaming = StreamingBlocks()
     var scanner = HotDeltaScanner()
 
-    init(options: MessageAccumulatorOptions) { self.options = options }
+    /// Whether any text block is structured output (`options`' selection
+    /// is not `.none`), asked once here rather than on every text delta.
+    let parsesStructuredOutput: Bool
+
+    init(options: MessageAccumulatorOptions) {
+        self.options = options
+        parsesStructuredOutput = options.structuredOutput != .none
+    }
 
     mutating func fail(_ kind: MessageStreamError.Kind, eventIndex: Int?, byteOffset: Int) {
-        guard failure == nil else { return }
+        guard !hasFailed else { return }
         failure = MessageStreamError(
             kind: kind, eventIndex: eventIndex, byteOffset: byteOffset,
             snapshot: current, completedMessages: completed)
@@ -272,21 +293,7 @@ struct AccumulatorState: Sendable {
         eventIndex += 1
         do throws(EventFailure) {
             if let delta = scanner.scan(data) {
-                if delta.payloadIsInData {
-                    let payload = UnsafeRawBufferPointer(rebasing: data[delta.payloadRange])
-                    try applyDelta(delta.kind, payload: payload.bindMemory(to: UInt8.self), at: delta.index)
-                } else {
-                    let unescaped = scanner.unescapedBuffer
-                    var failure: EventFailure?
-                    unescaped.withUnsafeBufferPointer { buffer in
-                        do throws(EventFailure) {
-                            try applyDelta(delta.kind, payload: UnsafeBufferPointer(rebasing: buffer[delta.payloadRange]), at: delta.index)
-                        } catch {
-                            failure = error
-                        }
-                    }
-                    if let failure { throw failure }
-                }
+                try applyHotDelta(delta, data: data)
                 return true
             }
             eventDataBytes = data.count
@@ -303,6 +310,29 @@ struct AccumulatorState: Sendable {
             }
             return false
         }
+    }
+}
+
+extension AccumulatorState {
+    /// Applies a delta the scanner read from `data` (its payload lies in
+    /// `data` or in the scanner's buffer).
+    @inline(__always)
+    mutating func applyHotDelta(_ delta: HotDelta, data: UnsafeRawBufferPointer) throws(EventFailure) {
+        if delta.payloadIsInData {
+            let payload = UnsafeRawBufferPointer(rebasing: data[delta.payloadRange])
+            try applyDelta(delta.kind, payload: payload.bindMemory(to: UInt8.self), at: delta.index)
+            return
+        }
+        let unescaped = scanner.unescapedBuffer
+        var failure: EventFailure?
+        unescaped.withUnsafeBufferPointer { buffer in
+            do throws(EventFailure) {
+                try applyDelta(delta.kind, payload: UnsafeBufferPointer(rebasing: buffer[delta.payloadRange]), at: delta.index)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 }
 

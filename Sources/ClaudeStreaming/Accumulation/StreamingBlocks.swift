@@ -33,7 +33,12 @@ struct StreamingBlocks: Sendable {
     /// The live partial value, when a JSON delta changed it since the block
     /// went live (nil: the block's own value stands).
     private var liveValue: _OpenRoot?
-    private var liveParser: IncrementalJSONParser?
+    /// The live JSON block's parser, fed in place. Not optional: feeding an
+    /// optional's payload meant moving the whole parser out and back (or,
+    /// with `??`, copying it: ~2,200 instructions a tool-input delta).
+    private var liveParser = IncrementalJSONParser()
+    /// Whether `liveParser` belongs to the live block (else it is a placeholder).
+    private var liveHasParser = false
     /// Parsers of open JSON blocks that are not live, by block index.
     private var parked: [Int: IncrementalJSONParser] = [:]
 
@@ -51,12 +56,12 @@ struct StreamingBlocks: Sendable {
     ///   value and O(open blocks) when another block was live.
     mutating func append(
         _ payload: UnsafeBufferPointer<UInt8>, at index: Int, as kind: LiveKind,
-        to snapshot: inout MessageSnapshot?, options: JSONParserOptions
+        to snapshot: inout MessageSnapshot, options: JSONParserOptions
     ) -> Bool {
         if liveIndex == index {
             guard liveKind == kind else { return false }
         } else {
-            guard let block = snapshot?.content.openBlock(at: index), let streamed = block.streamedText(kind) else {
+            guard let block = snapshot.content.openBlock(at: index), let streamed = block.streamedText(kind) else {
                 return false
             }
             retire(into: &snapshot)
@@ -64,8 +69,11 @@ struct StreamingBlocks: Sendable {
             liveKind = kind
             liveParses = streamed.parses
             liveBytes = streamed.text.utf8
-            liveParser = parked.removeValue(forKey: index)
-            snapshot?.content.beginLive(LiveMarker(index: index, kind: kind))
+            if let parser = parked.removeValue(forKey: index) {
+                liveParser = parser
+                liveHasParser = true
+            }
+            snapshot.content.beginLive(LiveMarker(index: index, kind: kind))
         }
         liveBytes.append(contentsOf: payload)
         if liveParses && payload.count > 0, let outcome = parse(payload, options: options) {
@@ -75,7 +83,7 @@ struct StreamingBlocks: Sendable {
             return true
         }
         // The one place the live state reaches the snapshot.
-        snapshot?.content.showLive(bytes: liveBytes, value: liveValue)
+        snapshot.content.showLive(bytes: liveBytes, value: liveValue)
         return true
     }
 
@@ -84,17 +92,20 @@ struct StreamingBlocks: Sendable {
     private mutating func parse(
         _ payload: UnsafeBufferPointer<UInt8>, options: JSONParserOptions
     ) -> Result<JSONValue, JSONParseError>? {
-        var active = liveParser ?? IncrementalJSONParser(options: options)
-        liveParser = nil  // unique while it is fed: no copy of its buffers
+        if !liveHasParser {
+            liveParser = IncrementalJSONParser(options: options)
+            liveHasParser = true
+        }
         let parsed: JSONValue?
         do throws(JSONParseError) {
-            try active.feed(UnsafeRawBufferPointer(payload))
-            parsed = active.value
+            try liveParser.feed(UnsafeRawBufferPointer(payload))
+            parsed = liveParser.value
         } catch {
             liveParses = false
+            liveParser = IncrementalJSONParser()
+            liveHasParser = false
             return .failure(error)
         }
-        liveParser = active
         guard let parsed else { return nil }
         guard let root = parsed._openRoot else { return .success(parsed) }
         liveValue = root
@@ -103,10 +114,10 @@ struct StreamingBlocks: Sendable {
 
     /// Stops the open block at `index`, finishing any JSON it was parsing;
     /// false when there is no open block there.
-    mutating func stop(at index: Int, in snapshot: inout MessageSnapshot?) -> Bool {
+    mutating func stop(at index: Int, in snapshot: inout MessageSnapshot) -> Bool {
         if liveIndex == index { retire(into: &snapshot) }
         let parser = parked.removeValue(forKey: index)
-        let stopped: Bool? = snapshot?.content.update(at: index) { block in
+        let stopped: Bool? = snapshot.content.update(at: index) { block in
             guard !block.isComplete else { return false }
             block.markComplete(finishing: parser)
             return true
@@ -117,20 +128,21 @@ struct StreamingBlocks: Sendable {
     /// Changes the block at `index` (writing its live state into it first
     /// when it is live); nil when there is no such unsettled block.
     mutating func update<R>(
-        at index: Int, in snapshot: inout MessageSnapshot?, _ body: (inout ContentBlock) -> R
+        at index: Int, in snapshot: inout MessageSnapshot, _ body: (inout ContentBlock) -> R
     ) -> R? {
         if liveIndex == index { retire(into: &snapshot) }
-        return snapshot?.content.update(at: index, body)
+        return snapshot.content.update(at: index, body)
     }
 
     /// Writes the live block's state into the block and parks its parser.
-    private mutating func retire(into snapshot: inout MessageSnapshot?) {
+    private mutating func retire(into snapshot: inout MessageSnapshot) {
         guard liveIndex >= 0 else { return }
-        if let parser = liveParser { parked[liveIndex] = parser }
-        snapshot?.content.endLive(bytes: liveBytes, value: liveValue)
+        if liveHasParser { parked[liveIndex] = liveParser }
+        snapshot.content.endLive(bytes: liveBytes, value: liveValue)
         liveIndex = -1
         liveBytes = AppendOnlyArray()
         liveValue = nil
-        liveParser = nil
+        liveParser = IncrementalJSONParser()
+        liveHasParser = false
     }
 }

@@ -180,8 +180,10 @@ struct MessageHeader: Sendable, Hashable {
 /// Copy-on-write box for ``MessageHeader``.
 final class MessageHeaderBox: @unchecked Sendable {
     // @unchecked: `value` is only mutated through `mutateHeader`, after a
-    // uniqueness check, by the one snapshot that owns the box.
-    var value: MessageHeader
+    // uniqueness check, by the one snapshot that owns the box. For the same
+    // reason the run-time exclusivity check of a class property is not
+    // needed: it was a call into the runtime on every read of a field.
+    @exclusivity(unchecked) var value: MessageHeader
     init(_ value: MessageHeader) { self.value = value }
 }
 

@@ -7,10 +7,12 @@
 // way, so the way is written once, here:
 //
 // - A *run* is everything up to the next byte that needs attention. Plain
-//   ASCII is skipped eight bytes at a time; a multi-byte character is
-//   checked in place against the Unicode table of well-formed sequences
-//   (no overlong forms, no encoded surrogates ED A0..BF, nothing above
-//   U+10FFFF) and skipping resumes after it. A run stops at a quote, a
+//   ASCII and well-formed multi-byte characters (checked in place against
+//   the Unicode table of well-formed sequences: no overlong forms, no
+//   encoded surrogates ED A0..BF, nothing above U+10FFFF) are skipped
+//   sixteen bytes a step by `_scan_json_string_run` (C, for pmovmskb;
+//   `slowRun` is the same in Swift, a character at a time, and says why a
+//   character could not be passed). A run stops at a quote, a
 //   backslash or a control byte (`.special`), at the input's end, at the
 //   first byte that makes a sequence ill-formed, or at a character cut by
 //   the input's end, reporting what that character still needs.
@@ -33,6 +35,8 @@
 // are also `@usableFromInline`: without it this toolchain (6.3) neither
 // checks nor serialises the bodies of a `package` type's inlinable members,
 // so ClaudeStreaming called each one (hexDigit included) as a function.
+
+public import _ScanAcceleration
 
 /// Where and why a run of string bytes ended (see ``_JSONStringReader``).
 @usableFromInline
@@ -72,9 +76,22 @@ package enum _JSONStringReader {
     /// Reads the run of bytes from `p[start]` that need no attention: plain
     /// ASCII and well-formed multi-byte characters.
     ///
-    /// - Complexity: O(run length), eight ASCII bytes per step.
+    /// - Complexity: O(run length), sixteen bytes per step.
     @inlinable @inline(__always)
     package static func run(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> _JSONStringRun {
+        // The scan skips plain ASCII and well-formed characters 16 bytes a
+        // step; it stops at a quote, backslash or control byte, or at the
+        // lead of a character it cannot pass, which the loop below reads
+        // again to say why (ill-formed, or cut by the input's end).
+        let j = _scan_json_string_run(p, start, n)
+        if j < n && p[j] >= 0x80 { return slowRun(p, from: j, to: n) }
+        return _JSONStringRun(end: j, stop: j == n ? .endOfInput : .special)
+    }
+
+    /// ``run(_:from:to:)`` one character at a time: where the scan stopped
+    /// at a character it could not pass.
+    @inlinable @inline(never)
+    package static func slowRun(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> _JSONStringRun {
         var j = skipPlain(p, start, n)
         while j < n && p[j] >= 0x80 {
             guard let (length, low, high) = utf8Lead(p[j]) else {

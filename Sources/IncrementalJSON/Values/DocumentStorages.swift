@@ -79,12 +79,17 @@ final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
         _ = withUnsafeMutablePointers { header, elements in elements.deinitialize(count: header.pointee.depth) }
     }
 
-    @inline(__always) var bytes: _AppendOnlyStorage<UInt8>? { header.bytes }
+    // The header is read through its pointer, never the `header` property:
+    // a class's stored property is checked for exclusive access at run
+    // time on every read (a runtime call, ~75 instructions), and the
+    // header never changes after `make`.
+    @inline(__always) var bytes: _AppendOnlyStorage<UInt8>? { withUnsafeMutablePointerToHeader { $0.pointee.bytes } }
+    @inline(__always) var depth: Int { withUnsafeMutablePointerToHeader { $0.pointee.depth } }
 
     /// The column of `depth`, nil when `depth` is out of range.
     @inline(__always)
     func column(_ depth: Int) -> Column? {
-        guard depth >= 0 && depth < header.depth else { return nil }
+        guard depth >= 0 && depth < self.depth else { return nil }
         return withUnsafeMutablePointerToElements { $0[depth] }
     }
 
@@ -92,7 +97,7 @@ final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
     ///
     /// - Complexity: O(depth).
     func matches(columns: [AppendOnlyArray<Node>], bytes: _AppendOnlyStorage<UInt8>?) -> Bool {
-        guard header.bytes === bytes, header.depth == columns.count else { return false }
+        guard self.bytes === bytes, depth == columns.count else { return false }
         return withUnsafeMutablePointerToElements { elements in
             for depth in columns.indices where elements[depth].owner !== columns[depth]._storage { return false }
             return true

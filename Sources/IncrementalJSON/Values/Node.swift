@@ -259,6 +259,13 @@ final class OpenPath: ManagedBuffer<OpenPathHeader, OpenLevel> {
         _ = withUnsafeMutablePointers { header, elements in elements.deinitialize(count: header.pointee.depth) }
     }
 
+    // Through the pointer, not the `header` property, for the reason given
+    // in DocumentStorages.swift (a run-time exclusivity check per read).
+    @inline(__always) var reader: NodeReader { withUnsafeMutablePointerToHeader { $0.pointee.reader } }
+    @inline(__always) var depth: Int { withUnsafeMutablePointerToHeader { $0.pointee.depth } }
+    @inline(__always) var hasLeaf: Bool { withUnsafeMutablePointerToHeader { $0.pointee.hasLeaf } }
+    @inline(__always) var leafValue: JSONValue? { withUnsafeMutablePointerToHeader { $0.pointee.leafValue } }
+
     /// The value of the container at `level`.
     func value(at level: Int) -> JSONValue {
         let container = OpenContainer(path: self, level: level)
@@ -278,7 +285,7 @@ struct OpenContainer: @unchecked Sendable {
 
     @inline(__always) private var openLevel: OpenLevel { path.withUnsafeMutablePointerToElements { $0[level] } }
 
-    var reader: NodeReader { path.header.reader }
+    var reader: NodeReader { path.reader }
     /// The number of finished child nodes (objects: two per member).
     var childNodeCount: Int { openLevel.count }
     /// The finished child node at `offset`.
@@ -289,11 +296,11 @@ struct OpenContainer: @unchecked Sendable {
     var openKey: Node { openLevel.key }
 
     /// Whether there is a visible incomplete last child.
-    var hasOpen: Bool { level + 1 < path.header.depth || path.header.hasLeaf }
+    var hasOpen: Bool { level + 1 < path.depth || path.hasLeaf }
 
     /// The incomplete last child, if visible: the next level, or the leaf.
     var open: JSONValue? {
-        level + 1 < path.header.depth ? path.value(at: level + 1) : path.header.leafValue
+        level + 1 < path.depth ? path.value(at: level + 1) : path.leafValue
     }
 }
 

@@ -96,15 +96,19 @@ import Testing
             name: "widget-example",
             platforms: [.macOS(.v15)],
             targets: [
+                .target(name: "_ScanAcceleration"),
                 .target(name: "ServerSentEvents"),
                 .target(name: "_CRC32Acceleration"),
                 .target(name: "AWSEventStream", dependencies: ["_CRC32Acceleration"]),
                 .target(name: "_Base64Acceleration"),
                 .target(name: "AppendOnlyStorage"),
-                .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage"]),
+                .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage", "_ScanAcceleration"]),
                 .target(
                     name: "ClaudeStreaming",
-                    dependencies: ["ServerSentEvents", "AWSEventStream", "AppendOnlyStorage", "IncrementalJSON", "_Base64Acceleration"]),
+                    dependencies: [
+                        "ServerSentEvents", "AWSEventStream", "AppendOnlyStorage", "IncrementalJSON", "_Base64Acceleration",
+                        "_ScanAcceleration",
+                    ]),
                 .executableTarget(name: "widget-demo", dependencies: ["ClaudeStreaming"]),
             ],
             swiftLanguageModes: [.v6]
@@ -113,7 +117,7 @@ import Testing
         """#
 
     static let modules = [
-        "ServerSentEvents", "_CRC32Acceleration", "AWSEventStream", "_Base64Acceleration",
+        "_ScanAcceleration", "ServerSentEvents", "_CRC32Acceleration", "AWSEventStream", "_Base64Acceleration",
         "AppendOnlyStorage", "IncrementalJSON", "ClaudeStreaming",
     ]
 

@@ -1,0 +1,101 @@
+// HotBlocks: the usual event read from the chunk in one step, framing and
+// JSON together.
+//
+// Nine events in ten are one SSE block of exactly this form:
+//
+//   event: content_block_delta⏎
+//   data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}⏎
+//   ⏎
+//
+// Read the general way, the SSE parser finds three line ends and sorts the
+// lines into fields, then the hot delta scanner reads the data again. Here
+// the block is compared against that form directly: the two line heads,
+// the JSON's fixed parts, the payload string (read by the string scan,
+// which stops at any control byte, so no CR or LF can hide inside it), then
+// `}}⏎⏎`. Every byte of the block is accounted for, so it is the SSE block
+// the parser would have dispatched, with this data, and nothing else: no
+// line end to search for, and one pass over the payload.
+//
+// The SSE parser offers the rest of each chunk at block boundaries where it
+// holds nothing (`SSEParser.feed(_:readingBlocks:onEvent:)`); blocks are
+// read here while they have the form, and the first that does not, whole
+// or cut by the chunk's end, goes back to the parser untouched. The event
+// is applied exactly as the general path applies it (`applyDelta`), with
+// the same event index and stream offset (its blank line's LF), so a
+// stream gives the same snapshots and errors whichever way each block is
+// read; the chunking and fuzz tests hold the two paths to that.
+//
+// Worked example: at offset 0 of a chunk, `event: content_block_delta⏎`
+// (27 bytes) and `data: ` (6) match; the JSON head through `"index":`
+// matches, the index reads 0, `,"delta":{"type":"` and
+// `text_delta","text":"` match; the string scan stops at the quote after
+// `Hello` (no escapes: the payload stays in the chunk); `}}⏎⏎` follows.
+// The block ends at 136: the payload is appended, a snapshot is handed
+// out, and the next block is tried at 136.
+
+import ServerSentEvents
+
+extension HotDeltaScanner {
+    /// Reads the block at `rest[start...]` if it has the form above; returns
+    /// the delta (its payload range relative to `rest`) and where the block
+    /// ends (just past its blank line), or nil.
+    ///
+    /// - Complexity: O(size of the block).
+    @inline(__always)
+    mutating func scanBlock(_ rest: UnsafeRawBufferPointer, from start: Int, limits: SSELimits) -> (delta: HotDelta, end: Int)? {
+        var reader = ByteReader(rest, at: start)
+        // The event line is optional (the type is not what the accumulator
+        // reads), but only in this exact form: any other line goes the
+        // general way. Each head is one literal, compared a word at a time.
+        let hasEventLine: Bool
+        if reader.consumeLiteral(#"event: content_block_delta\#ndata: {"type":"content_block_delta","index":"#) {
+            hasEventLine = true
+        } else if reader.consumeLiteral(#"data: {"type":"content_block_delta","index":"#) {
+            hasEventLine = false
+        } else {
+            return nil
+        }
+        let dataLine = start &+ (hasEventLine ? 27 : 0)
+        let data = dataLine &+ 6
+        guard let delta = canonicalIndexAndPayload(&reader), reader.consumeLiteral("}}\n\n") else { return nil }
+        let dataEnd = reader.position &- 2
+        // Within the parser's limits, or the parser must read it to report them.
+        guard dataEnd &- dataLine <= limits.maxLineBytes, dataEnd &- data <= limits.maxEventBytes,
+            !hasEventLine || limits.maxLineBytes >= 26
+        else { return nil }
+        return (delta, reader.position)
+    }
+}
+
+extension AccumulatorState {
+    /// Applies the blocks of the usual form at the start of `rest` (file
+    /// comment), handing out a snapshot after each when `emitsSnapshots`;
+    /// returns the bytes they took. `offset` is the stream offset of
+    /// `rest`'s first byte. Stops at the first other block, or after a
+    /// block whose delta fails (the failure is recorded with its place).
+    ///
+    /// - Complexity: O(bytes taken) plus O(open blocks) per snapshot.
+    @inline(__always)
+    mutating func readHotBlocks(
+        _ rest: UnsafeRawBufferPointer, at offset: Int, emitsSnapshots: Bool, onSnapshot: (MessageSnapshot) -> Void
+    ) -> Int {
+        var taken = 0
+        while !hasFailed, let block = scanner.scanBlock(rest, from: taken, limits: options.sseLimits) {
+            let index = eventIndex
+            eventIndex &+= 1
+            do throws(EventFailure) {
+                try applyHotDelta(block.delta, data: rest)
+            } catch {
+                switch error {
+                case .kind(let kind): fail(kind, eventIndex: index, byteOffset: offset &+ block.end &- 1)
+                }
+                return block.end
+            }
+            taken = block.end
+            // The stored snapshot itself, not a copy out of an optional:
+            // handing it out then costs no retain or release.
+            if emitsSnapshots && hasMessage { onSnapshot(message) }
+        }
+        return taken
+    }
+}

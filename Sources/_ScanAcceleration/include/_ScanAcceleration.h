@@ -1,0 +1,52 @@
+// Byte-class scans for the innermost loop of the JSON string reader, 16
+// bytes a step on x86_64, 32 where the CPU has AVX2 (Swift cannot emit
+// the byte-mask instruction, pmovmskb, that turns a vector compare into
+// an index). Pointer and bounds only: every load is inside p[0..<n], never
+// before p or past n, so the scans are safe on any buffer and clean under
+// AddressSanitizer. Other CPUs take a portable byte loop.
+#ifndef SCAN_ACCELERATION_H
+#define SCAN_ACCELERATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// The first index in [i, n) that ends a run of a JSON string's contents
+/// that needs no attention, or n: a '"', a '\\', a control byte (< 0x20),
+/// or the lead byte of a UTF-8 sequence that is ill-formed or cut by n.
+/// Well-formed multi-byte characters (the Unicode table of well-formed
+/// byte sequences: no overlong forms, no surrogates, nothing above
+/// U+10FFFF) are part of the run.
+/// - Complexity: O(n - i).
+size_t _scan_json_string_run(const uint8_t *p, size_t i, size_t n);
+
+/// What `_scan_json_string` found.
+enum {
+    /// The string is read: `*end` is the index just past its closing
+    /// quote; `*written` is SIZE_MAX when it had no escape (its contents are
+    /// p[i..<*end - 1], nothing was written), else the count of unescaped
+    /// bytes in out[0..<*written].
+    _scan_string_read = 0,
+    /// Left to the caller's general reader: no closing quote before n, a
+    /// control byte, ill-formed or cut UTF-8, an escape that is not one of
+    /// JSON's, or a `\u` escape of a surrogate (pairs are the general
+    /// reader's).
+    _scan_string_declined = 1,
+    /// The unescaped string needs more than `capacity` bytes: call again
+    /// with a larger `out` (it never needs more than the string's length).
+    _scan_string_needs_room = 2,
+};
+
+/// Reads a whole JSON string whose contents start at p[i] (just past its
+/// opening quote), unescaping it into out[0..<capacity] when it has
+/// escapes; see the result codes above. Every load is inside p[0..<n],
+/// every store inside out[0..<capacity].
+/// - Complexity: O(length of the string).
+int _scan_json_string(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
+
+/// `_scan_json_string` with 16-byte windows, and one byte at a time,
+/// whatever the CPU: the paths another machine takes, for the tests to
+/// hold against the same expectations.
+int _scan_json_string_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
+int _scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
+
+#endif

@@ -1,0 +1,104 @@
+// The usual delta block read in one step (HotBlocks.swift): every kind
+// from the one table, the near misses it must leave to the SSE parser, and
+// streams whose outcome (messages, errors with their event index and
+// offset, snapshot count) is the same whether a block is read in one step
+// (a whole chunk) or line by line (one byte a chunk never holds a block).
+
+import Foundation
+import ServerSentEvents
+import Testing
+
+@testable import ClaudeStreaming
+
+@Suite struct HotBlocksTests {
+    func block(_ kind: HotDeltaKind, index: Int = 0, payload: String, eventLine: Bool = true) -> String {
+        (eventLine ? "event: content_block_delta\n" : "")
+            + #"data: {"type":"content_block_delta","index":\#(index),"delta":{"type":"\#(kind.wireName)","\#(kind.payloadField)":"\#(payload)"}}"#
+            + "\n\n"
+    }
+
+    func scanBlock(_ text: String, from start: Int = 0, limits: SSELimits = SSELimits()) -> (HotDelta, Int)? {
+        var scanner = HotDeltaScanner()
+        return Array(text.utf8).withUnsafeBytes { scanner.scanBlock($0, from: start, limits: limits) }
+    }
+
+    /// Each kind's head is one literal in the scanner; the table is the
+    /// truth, and a block built from it must be read in one step (this path
+    /// has no any-order fallback to hide a wrong literal).
+    @Test(arguments: HotDeltaKind.allCases)
+    func everyKindIsReadInOneStep(kind: HotDeltaKind) throws {
+        for eventLine in [true, false] {
+            let text = block(kind, index: 12, payload: #"caf\u00e9 \"x\""#, eventLine: eventLine)
+            let read = try #require(scanBlock(text), "\(kind) event line \(eventLine)")
+            #expect(read.0.kind == kind && read.0.index == 12)
+            #expect(read.1 == text.utf8.count)
+        }
+    }
+
+    /// Blocks the parser must read: each differs from the form in one way.
+    @Test(arguments: [
+        "event:content_block_delta\ndata: X\n\n", "event: content_block_delta\r\ndata: X\n\n",
+        "event: content_block_delta\ndata: X\r\n\r\n", "event: content_block_delta\ndata: X\n",
+        "event: message_delta\ndata: X\n\n", "data:X\n\n", "id: 1\ndata: X\n\n", ": c\ndata: X\n\n",
+        "event: content_block_delta\ndata: X\ndata: X\n\n", "event: content_block_delta\ndata: X \n\n",
+    ])
+    func nearMissesAreLeftToTheParser(_ shape: String) {
+        let json = #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}"#
+        #expect(scanBlock(shape.replacingOccurrences(of: "X", with: json)) == nil, "\(shape.debugDescription)")
+        let spaced = #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"} }"#
+        #expect(scanBlock("data: \(spaced)\n\n") == nil)
+    }
+
+    /// Cut anywhere, a block is not read: the chunk's end may fall inside it.
+    @Test func aCutBlockIsNotRead() {
+        let text = block(.text, payload: #"a \"b\" \u00e9"#)
+        for cut in 0..<text.utf8.count {
+            #expect(scanBlock(String(decoding: Array(text.utf8)[..<cut], as: UTF8.self)) == nil, "cut at \(cut)")
+        }
+        #expect(scanBlock(text) != nil)
+    }
+
+    /// Over the SSE limits, the parser must see the block to report them.
+    @Test func blocksOverTheLimitsAreLeftToTheParser() {
+        let text = block(.text, payload: "0123456789")
+        #expect(scanBlock(text, limits: SSELimits(maxLineBytes: 20, maxEventBytes: 1 << 20)) == nil)
+        #expect(scanBlock(text, limits: SSELimits(maxLineBytes: 1 << 20, maxEventBytes: 40)) == nil)
+        #expect(scanBlock(block(.text, payload: "x", eventLine: false), limits: SSELimits(maxLineBytes: 100, maxEventBytes: 100)) != nil)
+    }
+
+    /// Streams mixing blocks of the form with others, and ending in each
+    /// kind of failure inside a block of the form: the outcome does not
+    /// depend on how the blocks were read (`runStream` replays every
+    /// chunking, one byte at a time among them).
+    @Test func readingInOneStepChangesNothing() {
+        let start =
+            "event: message_start\n"
+            + #"data: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}"#
+            + "\n\n"
+        let text = "event: content_block_start\n" + #"data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"# + "\n\n"
+        let stop = "event: content_block_stop\n" + #"data: {"type":"content_block_stop","index":0}"# + "\n\n"
+        let end = "event: message_stop\n" + #"data: {"type":"message_stop"}"# + "\n\n"
+        let ping = "event: ping\ndata: {\"type\": \"ping\"}\n\n"
+        let deltas = (0..<40).map { block(.text, payload: #"word \#($0) \"q\" caf\u00e9 "#, eventLine: $0 % 3 != 0) }.joined(separator: ping)
+        let streams = [
+            start + text + deltas + stop + end,
+            // A delta for a block that is not open, inside the form.
+            start + text + deltas + block(.text, index: 5, payload: "late") + deltas + stop + end,
+            // A delta after message_stop.
+            start + text + deltas + stop + end + block(.text, payload: "after"),
+            // A delta of the wrong kind for its block.
+            start + text + deltas + block(.thinking, payload: "hm") + stop + end,
+            // CR line ends: never read in one step.
+            (start + text + deltas + stop + end).replacingOccurrences(of: "\n", with: "\r\n"),
+        ]
+        for (number, stream) in streams.enumerated() {
+            let outcome = runStream(Array(stream.utf8), options: MessageAccumulatorOptions())
+            #expect(outcome.snapshots > 40, "stream \(number)")
+            if number == 0 || number == 4 {
+                #expect(outcome.error == nil && outcome.last?.text.hasPrefix("word 0 \"q\" caf\u{E9} ") == true, "stream \(number)")
+            } else {
+                #expect(outcome.error != nil, "stream \(number)")
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+// The whole-string scan in C (`_scan_json_string`, which the hot delta
+// scanner reads payloads with) against an oracle built from the pieces of
+// each input: every piece says what it decodes to, or that the scan must
+// leave the string to the general reader. All three paths are held to it:
+// the one this CPU takes, 16-byte windows and one byte at a time, at
+// every start offset and with buffers too small, so escapes, characters
+// and closing quotes fall on every window boundary.
+
+import Testing
+import _ScanAcceleration
+
+@Suite struct StringScanTests {
+    /// A piece of string contents: its bytes, and what they decode to (nil:
+    /// the scan declines; `escape`: the string is unescaped into the buffer).
+    struct Piece {
+        var raw: [UInt8]
+        var decoded: [UInt8]?
+        var escape: Bool
+    }
+
+    static let pieces: [Piece] = [
+        Piece(raw: Array("a".utf8), decoded: Array("a".utf8), escape: false),
+        Piece(raw: Array(" ".utf8), decoded: Array(" ".utf8), escape: false),
+        Piece(raw: Array("0123456789abcdefghijklmnopqrstu".utf8), decoded: Array("0123456789abcdefghijklmnopqrstu".utf8), escape: false),
+        Piece(raw: Array(#"\""#.utf8), decoded: Array("\"".utf8), escape: true),
+        Piece(raw: Array(#"\\"#.utf8), decoded: Array("\\".utf8), escape: true),
+        Piece(raw: Array(#"\/"#.utf8), decoded: Array("/".utf8), escape: true),
+        Piece(raw: Array(#"\n"#.utf8), decoded: [0x0A], escape: true),
+        Piece(raw: Array(#"\t"#.utf8), decoded: [0x09], escape: true),
+        Piece(raw: Array(#"\b\f\r"#.utf8), decoded: [0x08, 0x0C, 0x0D], escape: true),
+        Piece(raw: Array(#"\u0041"#.utf8), decoded: Array("A".utf8), escape: true),
+        Piece(raw: Array(#"\u00e9"#.utf8), decoded: [0xC3, 0xA9], escape: true),
+        Piece(raw: Array(#"\u2614"#.utf8), decoded: [0xE2, 0x98, 0x94], escape: true),
+        Piece(raw: [0xC3, 0xA9], decoded: [0xC3, 0xA9], escape: false),
+        Piece(raw: [0xE2, 0x98, 0x94], decoded: [0xE2, 0x98, 0x94], escape: false),
+        Piece(raw: [0xF0, 0x9F, 0x98, 0x80], decoded: [0xF0, 0x9F, 0x98, 0x80], escape: false),
+        Piece(raw: [0xF4, 0x8F, 0xBF, 0xBF], decoded: [0xF4, 0x8F, 0xBF, 0xBF], escape: false),
+        Piece(raw: [0xED, 0x9F, 0xBF], decoded: [0xED, 0x9F, 0xBF], escape: false),
+        // Left to the general reader.
+        Piece(raw: [0xC0, 0x80], decoded: nil, escape: false),
+        Piece(raw: [0xE0, 0x80, 0x80], decoded: nil, escape: false),
+        Piece(raw: [0xED, 0xA0, 0x80], decoded: nil, escape: false),
+        Piece(raw: [0xF4, 0x90, 0x80, 0x80], decoded: nil, escape: false),
+        // (A space first: a lone continuation must not finish a cut character before it.)
+        Piece(raw: [0x20, 0x80], decoded: nil, escape: false),
+        Piece(raw: [0xFF], decoded: nil, escape: false),
+        Piece(raw: [0xE2, 0x98], decoded: nil, escape: false),
+        Piece(raw: [0x01], decoded: nil, escape: false),
+        Piece(raw: [0x0A], decoded: nil, escape: false),
+        Piece(raw: Array(#"\x"#.utf8), decoded: nil, escape: true),
+        Piece(raw: Array(#"\u12g4"#.utf8), decoded: nil, escape: true),
+        Piece(raw: Array(#"\ud83d"#.utf8), decoded: nil, escape: true),
+    ]
+
+    /// `_scan_json_string`'s shape: bytes, start, end, destination,
+    /// room, then the two results (end of read, bytes written).
+    typealias Scan = @Sendable (Bytes, Int, Int, Destination, Int, Result, Result) -> Int32
+    typealias Bytes = UnsafePointer<UInt8>
+    typealias Destination = UnsafeMutablePointer<UInt8>?
+    typealias Result = UnsafeMutablePointer<Int>
+
+    static let paths: [(String, Scan)] = [
+        ("this CPU's", { _scan_json_string($0, $1, $2, $3, $4, $5, $6) }),
+        ("16-byte windows", { _scan_json_string_16($0, $1, $2, $3, $4, $5, $6) }),
+        ("one byte at a time", { _scan_json_string_bytes($0, $1, $2, $3, $4, $5, $6) }),
+    ]
+
+    enum Outcome: Equatable {
+        case read(end: Int, inPlace: Bool, bytes: [UInt8])
+        case declined
+        case needsRoom
+    }
+
+    func run(_ scan: Scan, _ input: [UInt8], from start: Int, capacity: Int) -> Outcome {
+        var out = [UInt8](repeating: 0xAA, count: Swift.max(capacity, 1))
+        var end = 0
+        var written = 0
+        let result = input.withUnsafeBufferPointer { p -> Int32 in
+            guard let base = p.baseAddress else { return Int32(_scan_string_declined) }
+            return out.withUnsafeMutableBufferPointer { o in scan(base, start, p.count, o.baseAddress, capacity, &end, &written) }
+        }
+        switch result {
+        case Int32(_scan_string_read):
+            if written < 0 { return .read(end: end, inPlace: true, bytes: Array(input[start..<(end - 1)])) }
+            return .read(end: end, inPlace: false, bytes: Array(out[0..<written]))
+        case Int32(_scan_string_needs_room): return .needsRoom
+        default: return .declined
+        }
+    }
+
+    @Test func everyPathMeetsTheOracle() {
+        var seed: UInt64 = 0x5EED_5CA7
+        func next(_ bound: Int) -> Int {
+            seed ^= seed << 13
+            seed ^= seed >> 7
+            seed ^= seed << 17
+            return Int(truncatingIfNeeded: seed >> 1) % bound
+        }
+        var reads = 0
+        var declines = 0
+        for _ in 0..<3000 {
+            // Up to 40 bytes before the string, its pieces, maybe its
+            // closing quote, and bytes after it (another quote among them).
+            let prefix = [UInt8](repeating: UInt8(ascii: "p"), count: next(41))
+            var body: [UInt8] = []
+            var decoded: [UInt8]? = []
+            var escaped = false
+            for _ in 0..<next(24) {
+                // Mostly plain and valid pieces, so long strings occur.
+                let piece = next(3) == 0 ? Self.pieces[next(Self.pieces.count)] : Self.pieces[next(17)]
+                body += piece.raw
+                escaped = escaped || piece.escape
+                if let d = piece.decoded, decoded != nil { decoded? += d } else { decoded = nil }
+            }
+            let closed = next(5) != 0
+            // After an unclosed string, no quote may follow (it would close it).
+            let after = Array((closed ? #"}}x"y"# : "}}xy").utf8.prefix(next(6)))
+            let input = prefix + body + (closed ? [UInt8(ascii: "\"")] : []) + after
+            let expected: Outcome
+            if closed, let decoded {
+                expected = .read(end: prefix.count + body.count + 1, inPlace: !escaped, bytes: decoded)
+            } else {
+                expected = .declined
+            }
+            guard input.count > prefix.count else { continue }
+            if case .read = expected { reads += 1 } else { declines += 1 }
+            for (name, scan) in Self.paths {
+                let outcome = run(scan, input, from: prefix.count, capacity: input.count)
+                #expect(outcome == expected, "\(name): \(input) from \(prefix.count)")
+                // Too small a buffer: asked for room, or the same outcome
+                // when what is written fits (or nothing is).
+                let small = run(scan, input, from: prefix.count, capacity: next(8))
+                if small != .needsRoom { #expect(small == expected, "\(name), small buffer: \(input)") }
+            }
+        }
+        #expect(reads > 500 && declines > 500)
+    }
+}
