@@ -5,20 +5,33 @@ command alternated with `wc -l` on the same file), peak resident memory, and
 first-event latency on a live pipe.
 
 usage: Benchmarks/cli/figures.py [PATH-TO-claude-stream]
-       (default .build/release/claude-stream; build it with
-        swift build -c release --product claude-stream)
+       (without a path it first runs Benchmarks/cli/build.sh, the release
+        build as installed, with the Swift runtime, Foundation and libstdc++
+        linked into the program, and measures .build/release/claude-stream;
+        a plain `swift build -c release` build pays the dynamic loader's
+        symbol lookups on every start)
 
 Streams are generated here, never stored: 64 MiB of the recorded corpus
 (../shared/corpus/anthropic-sse) repeated, a 63 MB stream of 20-byte text
 deltas, and a 122 MB stream with 16 MiB of tool input streamed in 16-byte
 deltas. The process start alone (a 2 KB input) is measured too: it is the
-floor under every figure (dynamic linking of the Swift runtime and
-Foundation).
+floor under every figure (mapping and relocating the program, the
+initialisers of the Swift runtime, Foundation and the libraries chat's
+network stack loads).
 """
 import glob, os, statistics, subprocess, sys, tempfile, time
 
-BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/claude-stream"
-CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/corpus/anthropic-sse")
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "../../../shared/corpus/anthropic-sse")
+if len(sys.argv) > 1:
+    BINARY = sys.argv[1]
+else:
+    subprocess.run(["bash", os.path.join(HERE, "build.sh")], check=True, stdout=sys.stderr)
+    BINARY = os.path.normpath(os.path.join(HERE, "../../.build/release/claude-stream"))
+
+
+def load():
+    return "load average " + ", ".join(f"{l:.2f}" for l in os.getloadavg())
 
 
 # GNU time reports the peak of a child it forked itself, a small process: a
@@ -125,6 +138,7 @@ def first_event_latency():
     return latency
 
 
+print(f"{BINARY}; {load()}")
 # Memory first, while this script is small: without GNU time a child's
 # ru_maxrss starts at this script's resident size.
 size = sum(len(p) for p in tool_input_stream())
@@ -165,3 +179,4 @@ with tempfile.TemporaryDirectory() as directory:
     tool_cpu, tool_wc = alternated([[BINARY, "replay", "--final-json", tool], ["wc", "-l", tool]], runs=5)
     print(f"replay --final-json, {os.path.getsize(tool) / 1e6:.1f} MB stream of 16 MiB tool input: {tool_cpu:.3f} s CPU = "
           f"{os.path.getsize(tool) / tool_cpu / 1e6:.0f} MB/s of stream; wc -l {tool_wc:.4f} s")
+print(load())
