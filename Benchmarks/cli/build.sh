@@ -27,6 +27,7 @@ flags=()
 if [ "$(uname -s)" = Linux ]; then
     links="$PWD/.build/link"
     mkdir -p "$links"
+    before="$(find "$links" -mindepth 1 -printf "%f %l\n" | sort)"
     flags+=(--static-swift-stdlib -Xlinker -L"$links")
 
     archive="$(clang -print-file-name=libstdc++.a)"
@@ -47,6 +48,10 @@ if [ "$(uname -s)" = Linux ]; then
             exit 1
         fi
         ln -sfn "$runtime" "$links/libcurl.so"
+    fi
+    # SwiftPM does not see a link change what it points to: relink then.
+    if [ "$(find "$links" -mindepth 1 -printf "%f %l\n" | sort)" != "$before" ]; then
+        rm -f "$(swift build -c release "${flags[@]}" "$@" --show-bin-path)/claude-stream"
     fi
 fi
 swift build -c release "${flags[@]}" --product claude-stream "$@"
