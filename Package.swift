@@ -78,10 +78,11 @@ let package = Package(
         // MARK: Tests
         // Not a product: what several test targets share (the SSE stream
         // builder, the loopback server and its client, the child-process
-        // runner). A plain target under Tests/, as SwiftPM allows with an
-        // explicit path, so it stays beside the tests it serves.
+        // runner, which starts children through ClaudeShellTools' spawn).
+        // A plain target under Tests/, as SwiftPM allows with an explicit
+        // path, so it stays beside the tests it serves.
         .target(
-            name: "ClaudeTestSupport", dependencies: ["IncrementalJSON"], path: "Tests/ClaudeTestSupport", exclude: ["Server"],
+            name: "ClaudeTestSupport", dependencies: ["IncrementalJSON", "ClaudeShellTools"], path: "Tests/ClaudeTestSupport", exclude: ["Server"],
             swiftSettings: strict),
         .testTarget(
             name: "AWSEventStreamTests", dependencies: ["AWSEventStream", "_CRC32Acceleration", "ClaudeStreaming", "FuzzProperties"], swiftSettings: strict),

@@ -55,7 +55,12 @@ struct ChildProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        #if canImport(Darwin)
+        let environment = _NSGetEnviron().pointee  // `environ` is not in Darwin's module
+        #else
+        let environment = environ
+        #endif
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {

@@ -21,8 +21,21 @@ public enum FuzzCorpus {
         }
     }
 
+    /// The `seeds/NAME` among ``inputs(_:)``.
+    public static func seeds(_ target: String) -> [String] {
+        inputs(target).filter { $0.hasPrefix("seeds/") }
+    }
+
     /// The bytes of one input named by ``inputs(_:)``.
     public static func bytes(_ target: String, _ input: String) throws -> Data {
         try Data(contentsOf: folder(target).appendingPathComponent(input))
+    }
+
+    /// What `property` (a target's check) says of one input named by
+    /// ``inputs(_:)``: nil when the property holds.
+    public static func failure(
+        _ target: String, _ input: String, of property: (UnsafeRawBufferPointer) -> String?
+    ) throws -> String? {
+        try bytes(target, input).withUnsafeBytes(property)
     }
 }

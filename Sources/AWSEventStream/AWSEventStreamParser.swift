@@ -147,7 +147,7 @@ public struct AWSEventStreamParser: Sendable {
         var p = 0
         if bufferedTotal == 0 {
             let take = min(preludeLength - buffer.count, chunk.count)
-            _append(chunk, 0..<take)
+            appendToBuffer(chunk, 0..<take)
             p = take
             guard buffer.count == preludeLength else { return p }
             let prelude = try withBuffer { raw throws(AWSEventStreamError) in
@@ -158,7 +158,7 @@ public struct AWSEventStreamParser: Sendable {
             buffer.reserveCapacity(prelude.total)
         }
         let take = min(bufferedTotal - buffer.count, chunk.count - p)
-        _append(chunk, p..<(p + take))
+        appendToBuffer(chunk, p..<(p + take))
         p += take
         guard buffer.count == bufferedTotal else { return p }
         // Move the buffer out so `deliver` may mutate self while it is read.
@@ -196,11 +196,11 @@ public struct AWSEventStreamParser: Sendable {
         bufferedTotal = total
         bufferedPreludeCRC = preludeCRC
         if total > 0 { buffer.reserveCapacity(total) }
-        _append(chunk, p..<chunk.count)
+        appendToBuffer(chunk, p..<chunk.count)
     }
 
     @inline(__always)
-    mutating func _append(_ chunk: UnsafeRawBufferPointer, _ range: Range<Int>) {
+    mutating func appendToBuffer(_ chunk: UnsafeRawBufferPointer, _ range: Range<Int>) {
         if range.count <= 8 {
             // Tiny pieces (a stream fed byte by byte): the bulk append costs more.
             for index in range { buffer.append(chunk[index]) }

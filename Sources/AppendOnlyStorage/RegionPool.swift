@@ -14,7 +14,7 @@
 // A lender, not a mapper: it never calls the system. What it evicts or
 // refuses it hands back to its caller to unmap, outside the lock.
 //
-// Invariants (`_checkInvariants()` after every mutation, debug builds): at
+// Invariants (`checkInvariants()` after every mutation, debug builds): at
 // most `maxRegions` wait, `writtenBytes` is the sum of their written extents
 // and at most `maxBytes`, and no region is both waiting and lent.
 
@@ -51,7 +51,7 @@ struct RegionPool: Sendable {
         }
         regions.append((region, written))
         writtenBytes += written
-        _checkInvariants()
+        checkInvariants()
         return evicted
     }
 
@@ -72,7 +72,7 @@ struct RegionPool: Sendable {
         let entry = regions.remove(at: index)
         writtenBytes -= entry.written
         lent[UInt(bitPattern: entry.region.base)] = entry.written
-        _checkInvariants()
+        checkInvariants()
         return entry.region
     }
 
@@ -81,7 +81,7 @@ struct RegionPool: Sendable {
         let all = regions.map(\.region)
         regions.removeAll()
         writtenBytes = 0
-        _checkInvariants()
+        checkInvariants()
         return all
     }
 
@@ -89,17 +89,17 @@ struct RegionPool: Sendable {
     /// Traps when the pool breaks an invariant of the file comment.
     ///
     /// - Complexity: O(waiting regions).
-    func _checkInvariants() {
+    func checkInvariants() {
         precondition(regions.count <= Swift.max(maxRegions, 0), "\(regions.count) regions wait, over \(maxRegions)")
         precondition(writtenBytes == regions.reduce(0) { $0 + $1.written }, "written bytes out of step with the waiting regions")
         precondition(writtenBytes <= maxBytes, "\(writtenBytes) written bytes wait, over \(maxBytes)")
         for entry in regions {
             precondition(lent[UInt(bitPattern: entry.region.base)] == nil, "a region both waiting and lent")
-            entry.region._checkInvariants()
+            entry.region.checkInvariants()
         }
     }
     #else
     /// Does nothing: invariant checks are compiled out of this build.
-    @inline(__always) func _checkInvariants() {}
+    @inline(__always) func checkInvariants() {}
     #endif
 }

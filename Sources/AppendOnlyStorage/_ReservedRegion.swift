@@ -35,7 +35,7 @@
 // unmaps anything past that. Marking pooled pages `MADV_FREE` (reclaimable)
 // was tried: writing to them again made a 1 MiB parse 6-12% slower.
 //
-// Invariants (`_checkInvariants()` on every region handed out or given
+// Invariants (`checkInvariants()` on every region handed out or given
 // back, debug builds): a region starts on a page boundary and spans whole
 // pages.
 
@@ -91,7 +91,7 @@ struct _ReservedRegion: @unchecked Sendable {
         guard !overflow, bytes > 0 else { return nil }
         let reserved = roundedToPages(Swift.max(wanted, minimumReservation))
         if let reused = pool.withLock({ $0.take(fitting: reserved) }) {
-            reused._checkInvariants()
+            reused.checkInvariants()
             return reused
         }
         if let mapped = map(reserved) { return mapped }
@@ -133,7 +133,7 @@ struct _ReservedRegion: @unchecked Sendable {
         _ = madvise(raw, reserved, MADV_NOHUGEPAGE)
         #endif
         let region = _ReservedRegion(base: raw, reservedBytes: reserved)
-        region._checkInvariants()
+        region.checkInvariants()
         return region
     }
     #endif
@@ -143,7 +143,7 @@ struct _ReservedRegion: @unchecked Sendable {
     /// `writtenBytes`: how much of it this holder may have written.
     func release(writtenBytes: Int) {
         #if canImport(Glibc) || canImport(Darwin)
-        _checkInvariants()
+        checkInvariants()
         let written = Self.roundedToPages(Swift.min(Swift.max(writtenBytes, 0), reservedBytes))
         let unmapped = Self.pool.withLock { $0.give(self, written: written) }
         for region in unmapped { region.unmap() }
@@ -168,12 +168,12 @@ struct _ReservedRegion: @unchecked Sendable {
     /// Traps when the region is not whole pages from a page boundary.
     ///
     /// - Complexity: O(1).
-    func _checkInvariants() {
+    func checkInvariants() {
         precondition(Int(bitPattern: base) % Self.pageSize == 0, "region base off a page boundary")
         precondition(reservedBytes > 0 && reservedBytes % Self.pageSize == 0, "region of \(reservedBytes) bytes, not whole pages")
     }
     #else
     /// Does nothing: invariant checks are compiled out of this build.
-    @inline(__always) func _checkInvariants() {}
+    @inline(__always) func checkInvariants() {}
     #endif
 }

@@ -28,7 +28,8 @@ import Darwin
 public enum CredentialEnvironment {
     /// Every variable that holds a credential, or names a file that does,
     /// for the three endpoints (Anthropic API, Amazon Bedrock, Google
-    /// Vertex AI). README.md ("The tool environment") lists them.
+    /// Vertex AI). The module's catalog ("The tool environment") says what
+    /// stays and what this cannot hide.
     public static let scrubbed: [String] = [
         // Anthropic API
         "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_ADMIN_KEY", "ANTHROPIC_CUSTOM_HEADERS",
@@ -55,7 +56,7 @@ public enum CredentialEnvironment {
     /// - Complexity: O(size of the environment).
     public static func capture() -> [String: String] {
         var captured: [String: String] = [:]
-        guard var entry = environ as UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? else { return captured }
+        guard var entry = ProcessEnvironment.entries else { return captured }
         var found: [String] = []
         while let pointer = entry.pointee {
             let text = String(cString: pointer)

@@ -145,8 +145,12 @@ struct StreamDriver: Sendable {
                 maxErrorBodyBytes: configuration.maxErrorBodyBytes, idleTimeout: configuration.idleTimeout))
         guard let delegate = session.delegate as? StreamingDelegate else { return .failed(.network("no delegate")) }
         let task = session.dataTask(with: request)
-        // The channel ends from delegate callbacks too: never wait there (see BoundedDelegateQueue).
-        channel.onEnd { task.cancelWithoutWaiting() }
+        // The channel ends from delegate callbacks too: never wait there (see
+        // BoundedDelegateQueue). A task that completed is not cancelled: the
+        // cancel would run on a queue of its own while FoundationNetworking
+        // finishes the task on its own queues, and the two then race over
+        // the task's registration (a crash in its TaskRegistry was seen).
+        channel.onEnd { if !delegate.isComplete { task.cancelWithoutWaiting() } }
         task.resume()
         return await delegate.started()
     }

@@ -2,18 +2,8 @@
 // run as shell commands, carried across runs in a transcript file. The key
 // comes from ANTHROPIC_API_KEY (with --bedrock from AWS_BEARER_TOKEN_BEDROCK,
 // with --vertex from CLOUDSDK_AUTH_ACCESS_TOKEN) and is never printed nor
-// given to a tool.
-//
-// Exit codes (also in --help and README.md): 0 the conversation stopped
-// normally (also at a called tool without a command); 1 a protocol error or
-// an `error` event mid-stream; 2 the request failed before the stream (HTTP
-// error, missing key, network), with the typed error on stderr; 3 a
-// response ended early (stream stopped before `message_stop`, the
-// connection dropped, --timeout; the partial message is still shown); 4 it
-// stopped at --max-turns with tool calls pending or at `pause_turn`; 64 bad
-// usage or a request the library refuses; 65 an input file or transcript
-// that is not valid; 66 one that cannot be read; 73 the transcript cannot
-// be written; 128+N stopped by signal N (130 SIGINT, 143 SIGTERM).
+// given to a tool. A shell over ClaudeSession: flags, setup, the session's
+// stream rendered (ChatRun), an exit status (the table in `usage`).
 
 import ClaudeSession
 import ClaudeShellTools
@@ -95,34 +85,14 @@ enum ChatCommand {
         signal(SIGPIPE, SIG_IGN)
         ToolReaper.becomeSubreaper()
         let transcript: SessionTranscript
-        do throws(ChatSetupFailure) { transcript = try ChatSetup.transcript(options) } catch {
+        let configuration: ClientConfiguration
+        do throws(ChatSetupFailure) {
+            transcript = try ChatSetup.transcript(options)
+            configuration = try ChatSetup.client(options, environment: environment)
+        } catch {
             CLIOutput.standardError("chat: \(error.message)")
             return error.status
         }
-        var baseURL: URL?
-        if let base = options.baseURL {
-            guard let url = URL(string: base), url.scheme != nil else {
-                CLIOutput.standardError("chat: --base-url: not a URL: \(base)")
-                return 64
-            }
-            baseURL = url
-        }
-        var configuration: ClientConfiguration
-        if var endpoint = options.endpoint {
-            // Checked before anything is sent: the name of the variable, never its value.
-            guard let credentials = endpoint.credentials(from: environment) else {
-                CLIOutput.standardError("chat: no credential: set \(endpoint.credentialVariable)")
-                return 2
-            }
-            endpoint.baseURL = baseURL
-            configuration = ClientConfiguration(credentials: credentials).using(endpoint)
-        } else {
-            configuration = ClientConfiguration(credentials: Credentials.apiKeyFromEnvironment(environment))
-            if let baseURL { configuration.baseURL = baseURL }
-        }
-        configuration.retryPolicy = RetryPolicy(maxRetries: 0)
-        if let timeout = options.timeout { configuration.overallTimeout = timeout }
-
         let saver = TranscriptSaver(path: options.transcriptPath)
         let session = makeSession(options, transcript: transcript, environment: environment, configuration: configuration, saver: saver)
         if let problem = refusal(session, prompt: options.prompt) {
@@ -134,25 +104,25 @@ enum ChatCommand {
         }
         let run = ChatRun(options: options, session: session, saver: saver)
 
-        if let prompt = options.prompt { return await run.interruptible(prompt) }
+        if let prompt = options.prompt { return await run.interruptible(prompt).status }
         if isatty(0) == 1 {
-            var status: Int32 = 0
-            while !RunInterruption.isStopped {
+            var last: (status: Int32, stopped: Bool) = (0, false)
+            while !last.stopped, RunInterruption.signalReceived == nil {
                 CLIOutput.standardError("> ")
                 guard let line = readLine(), !line.isEmpty else { break }
-                status = await run.interruptible(line)
+                last = await run.interruptible(line)
             }
-            return status
+            return last.status
         }
         if !transcript.pendingToolCalls.isEmpty || transcript.messages.last?.role == .user {
-            return await run.interruptible(nil)
+            return await run.interruptible(nil).status
         }
         let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         guard !input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             CLIOutput.standardError("chat: missing PROMPT (and nothing on stdin)\n" + usage)
             return 64
         }
-        return await run.interruptible(input)
+        return await run.interruptible(input).status
     }
 
     /// The session: the transcript, the shell tools, the loop's limits and
@@ -190,19 +160,5 @@ enum ChatCommand {
         }
         do throws(RequestError) { _ = try RequestEncoder.encode(request) } catch { return error }
         return nil
-    }
-}
-
-extension ChatCommand {
-    static func exitStatus(for error: TransportError) -> Int32 {
-        switch error {
-        case .missingCredential, .invalidRequest, .http, .network, .credentialProvider, .invalidResponse:
-            return 2
-        case .stream(let streamError):
-            if case .incomplete = streamError.kind { return 3 }
-            return 1
-        case .connectionLost, .idleTimeout, .overallTimeout, .cancelled:
-            return 3
-        }
     }
 }

@@ -5,6 +5,7 @@
 // tool results.
 
 import ClaudeSession
+import ClaudeShellTools
 import ClaudeStreaming
 import ClaudeTransport
 import Synchronization
@@ -20,8 +21,9 @@ struct ChatRun: Sendable {
     let session: ClaudeSession
     let saver: TranscriptSaver
 
-    /// `respond`, stopped at --timeout or by SIGINT/SIGTERM.
-    func interruptible(_ prompt: String?) async -> Int32 {
+    /// `respond`, stopped at --timeout or by SIGINT/SIGTERM: its exit status,
+    /// and whether it was stopped (an interactive chat then ends).
+    func interruptible(_ prompt: String?) async -> (status: Int32, stopped: Bool) {
         let run = self
         let deadline = options.timeout.map { ContinuousClock.now + .seconds($0) }
         let (status, reason) = await RunInterruption.run(deadline: deadline) { await run.respond(prompt) }
@@ -34,8 +36,7 @@ struct ChatRun: Sendable {
             break
         }
         // A transcript that could not be written wins: the conversation is not saved.
-        if let failed = saver.status { return failed }
-        return reason?.status ?? status
+        return (saver.status ?? reason?.exitStatus ?? status, reason != nil)
     }
 
     /// Sends `prompt` (nil: resume the conversation as it is) and renders every round.
@@ -58,18 +59,22 @@ struct ChatRun: Sendable {
             } else {
                 output.flush()
             }
-            if let failed = saver.status { return failed }
-            return Self.status(error)
+            return saver.status ?? Self.status(error)
         }
     }
 
     /// The exit status of a session error, with its message on stderr.
     static func status(_ error: SessionError) -> Int32 {
         switch error.kind {
+        case .transport(.cancelled), .cancelled:
+            return 3
         case .transport(let transport):
-            if case .cancelled = transport { return 3 }
             CLIOutput.standardError("chat: \(transport)")
-            return ChatCommand.exitStatus(for: transport)
+            switch transport {
+            case .stream(let stream): return stream.kind == .incomplete ? 3 : 1
+            case .connectionLost, .idleTimeout, .overallTimeout, .cancelled: return 3
+            case .missingCredential, .invalidRequest, .http, .network, .credentialProvider, .invalidResponse: return 2
+            }
         case .invalidRequest(let request):
             CLIOutput.standardError("chat: the request was not sent: \(request)")
             return 64
@@ -80,8 +85,6 @@ struct ChatRun: Sendable {
         case .pendingToolCalls(let pending):
             CLIOutput.standardError("chat: \(pending.count) tool call(s) have no result yet")
             return 4
-        case .cancelled:
-            return 3
         case .structuredOutput, .busy, .tokenCountingUnsupported:
             CLIOutput.standardError("chat: \(error)")
             return 1
@@ -137,18 +140,9 @@ final class TranscriptSaver: Sendable {
 
     func save(_ transcript: SessionTranscript) {
         guard let path, status == nil else { return }
-        let bytes: [UInt8]
-        do throws(TranscriptError) { bytes = try transcript.jsonBytes() } catch {
-            fail("chat: the conversation cannot be saved to \(path): \(error); the file was left as it is")
-            return
+        do throws(TranscriptFileError) { try TranscriptFile(path: path).write(transcript) } catch {
+            CLIOutput.standardError("chat: \(error)")
+            failure.withLock { $0 = 73 }
         }
-        do throws(TranscriptFileError) { try TranscriptFile(path: path).replace(with: bytes) } catch {
-            fail("chat: \(error)")
-        }
-    }
-
-    private func fail(_ message: String) {
-        CLIOutput.standardError(message)
-        failure.withLock { $0 = 73 }
     }
 }

@@ -7,15 +7,18 @@
 //
 // A file that cannot be read exits 66; one that is not a request body
 // (bad JSON, the wrong shape, nesting past the limit, broken tool pairing)
-// exits 65, and the transcript file is then never written.
+// exits 65, and the transcript file is then never written. The client's
+// configuration comes from the flags too: a cloud without its credential
+// exits 2 before any traffic.
 
 import ClaudeSession
 import ClaudeTransport
+import Foundation
 import IncrementalJSON
 
 struct ChatSetupFailure: Error {
     var message: String
-    /// 64 usage, 65 not valid, 66 cannot be read.
+    /// 2 no credential, 64 usage, 65 not valid, 66 cannot be read.
     var status: Int32
 }
 
@@ -35,6 +38,31 @@ enum ChatSetup {
         }
         try apply(options, to: &transcript.setup)
         return transcript
+    }
+
+    /// The client: the endpoint and its credential, --base-url, --timeout, no retries.
+    static func client(_ options: ChatOptions, environment: [String: String]) throws(ChatSetupFailure) -> ClientConfiguration {
+        var baseURL: URL?
+        if let base = options.baseURL {
+            guard let url = URL(string: base), url.scheme != nil else {
+                throw ChatSetupFailure(message: "--base-url: not a URL: \(base)", status: 64)
+            }
+            baseURL = url
+        }
+        var configuration = ClientConfiguration(credentials: Credentials.apiKeyFromEnvironment(environment))
+        if var endpoint = options.endpoint {
+            // Checked before anything is sent: the name of the variable, never its value.
+            guard let credentials = endpoint.credentials(from: environment) else {
+                throw ChatSetupFailure(message: "no credential: set \(endpoint.credentialVariable)", status: 2)
+            }
+            endpoint.baseURL = baseURL
+            configuration = ClientConfiguration(credentials: credentials).using(endpoint)
+        } else if let baseURL {
+            configuration.baseURL = baseURL
+        }
+        configuration.retryPolicy = RetryPolicy(maxRetries: 0)
+        if let timeout = options.timeout { configuration.overallTimeout = timeout }
+        return configuration
     }
 
     /// The request body in `path`; nil when there is no such file or it is empty.

@@ -49,8 +49,9 @@ struct SnapshotRenderer {
     private var front = 0
     /// UTF-8 bytes of text drawn so far, per open text or thinking block.
     private var written: [Int: Int] = [:]
-    /// The activity line drawn for an open server-tool call (terminal only).
-    private var activityLines: [Int: String] = [:]
+    /// The activity line drawn for an open server-tool call (terminal only),
+    /// and whether it was cut to the terminal's width.
+    private var activityLines: [Int: (text: String, wasCut: Bool)] = [:]
     /// Calls waiting for their result, by `id`.
     private var awaitingResult: [String: Int] = [:]
     private var sources = CitationSources()
@@ -58,7 +59,7 @@ struct SnapshotRenderer {
     init(isTerminal: Bool, fileDescriptor: Int32 = 1) {
         self.isTerminal = isTerminal
         out = OutputWriter(fileDescriptor: fileDescriptor)
-        columns = isTerminal ? DisplayWidth.terminalColumns() : Int.max
+        columns = isTerminal ? (TerminalText.columns(ofTerminal: 1) ?? 80) : Int.max
     }
 
     /// Draws what `snapshot` adds to the previous one.
@@ -209,47 +210,41 @@ struct SnapshotRenderer {
     /// the input so far, marked, so a truncated stream still shows it.
     private mutating func drawUnfinished(_ block: ContentBlock, at index: Int) {
         guard case .toolUse(let call) = block else { return }
-        let text = TerminalText.sanitized(
-            call.kind == .serverToolUse ? "⚙ " + Self.describeServerCall(call) : Self.describeClientCall(call))
-        // The mark takes 19 columns; the call is cut to leave room for it.
-        let shown = DisplayWidth.fit(text, columns: columns - 19).text + dim(" (input incomplete)")
-        if activityLines[index] != nil, cursor == .inBlock(index) {
-            write("\r\u{1B}[K" + shown + "\n")
-            cursor = .lineStart
-        } else {
-            line(DisplayWidth.fit(text, columns: columns - 19).text, at: index, note: " (input incomplete)")
-        }
-        activityLines[index] = nil
+        let text = call.kind == .serverToolUse ? "⚙ " + Self.describeServerCall(call) : Self.describeClientCall(call)
+        endActivity(text, at: index, note: " (input incomplete)")
     }
 
     /// A server tool call: one line while its input streams (redrawn on a
     /// terminal), final when complete; then it waits for its result.
     private mutating func drawServerCall(_ call: ToolUseBlock, at index: Int) -> Bool {
         if call.isComplete {
-            let text = TerminalText.sanitized("⚙ " + Self.describeServerCall(call))
-            if activityLines[index] != nil, cursor == .inBlock(index) {
-                write("\r\u{1B}[K" + DisplayWidth.fit(text, columns: columns).text + "\n")
-                cursor = .lineStart
-            } else {
-                line(DisplayWidth.fit(text, columns: columns).text, at: index)
-            }
-            activityLines[index] = nil
+            endActivity("⚙ " + Self.describeServerCall(call), at: index)
             awaitingResult[call.id] = index
             return true
         }
-        guard isTerminal else { return false }
-        if let drawn = activityLines[index], drawn.hasSuffix("…") { return false }  // cut: later input is off screen
-        let text = DisplayWidth.fit(TerminalText.sanitized("⚙ " + Self.describeServerCall(call)), columns: columns).text
-        guard text != activityLines[index] else { return false }
+        // Once cut, later input is off screen: nothing to redraw.
+        guard isTerminal, activityLines[index]?.wasCut != true else { return false }
+        let drawn = TerminalText.fitted(TerminalText.sanitized("⚙ " + Self.describeServerCall(call)), columns: columns)
+        guard drawn.text != activityLines[index]?.text else { return false }
         if cursor == .inBlock(index) {
             write("\r\u{1B}[K")
         } else {
             endLine()
             cursor = .inBlock(index)
         }
-        write(text)
-        activityLines[index] = text
+        write(drawn.text)
+        activityLines[index] = drawn
         return false
+    }
+
+    /// The last line of the block at `index`, cut to fit beside `note`: it
+    /// replaces the block's activity line when that is the line being drawn.
+    private mutating func endActivity(_ text: String, at index: Int, note: String? = nil) {
+        if activityLines.removeValue(forKey: index) != nil, cursor == .inBlock(index) {
+            write("\r\u{1B}[K")
+            cursor = .lineStart
+        }
+        line(TerminalText.fitted(TerminalText.sanitized(text), columns: columns - (note?.count ?? 0)).text, at: index, note: note)
     }
 
     /// A whole line for the block at `index`: `text` (dimmed or not) and a

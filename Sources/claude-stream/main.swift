@@ -53,7 +53,7 @@ let usage = """
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first else {
     CLIOutput.standardError(usage)
-    exit(ExitCodes.usage)
+    _exit(ExitCodes.usage)
 }
 let rest = Array(arguments.dropFirst())
 let status: Int32
@@ -81,4 +81,9 @@ if let command = commands.first(where: { $0.name == first }) {
         status = ExitCodes.usage
     }
 }
-exit(status)
+// Every byte of output went out through write(2) (CLIOutput), so no buffer
+// is left to flush: end with _exit. exit(3) would first run the exit-time
+// handlers of the libraries loaded (OpenSSL's cleanup, C++ destructors)
+// while dispatch threads may still be at work: after --timeout or a signal
+// they are cancelling the request, some just starting.
+_exit(status)

@@ -11,13 +11,12 @@ import Testing
 @Suite struct FuzzCorpusReplayTests {
     @Test(arguments: FuzzCorpus.inputs("aws-eventstream"))
     func inputHoldsTheProperty(_ input: String) throws {
-        let bytes = try FuzzCorpus.bytes("aws-eventstream", input)
-        let failure = bytes.withUnsafeBytes { AWSEventStreamFuzzProperty.check($0) }
+        let failure = try FuzzCorpus.failure("aws-eventstream", input, of: AWSEventStreamFuzzProperty.check)
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }
 
     @Test func seedsReachMessagesAndErrors() throws {
-        #expect(FuzzCorpus.inputs("aws-eventstream").filter { $0.hasPrefix("seeds/") }.count >= 6)
+        #expect(FuzzCorpus.seeds("aws-eventstream").count >= 6)
         let seed = Array(try FuzzCorpus.bytes("aws-eventstream", "seeds/all_header_types"))
         let outcome = AWSEventStreamReference.decode(Array(seed.dropFirst(5)))
         #expect(outcome.error == nil && outcome.messages.count == 2 && outcome.messages[0].headers.count == 10)

@@ -15,11 +15,28 @@ private let vertexToken = "ya29.cli-vertex-token-0123456789"
 /// The credential variables unset, so a test controls which one is present.
 private let noCloudCredentials: [String: String?] = ["AWS_BEARER_TOKEN_BEDROCK": nil, "CLOUDSDK_AUTH_ACCESS_TOKEN": nil]
 
-/// `chat PROMPT --final-json ARGUMENTS --base-url ROUTE` with only `variable` set among the cloud credentials.
-private func runCloudChat(_ prompt: String, _ arguments: [String], route: URL, variable: String, token: String) throws -> ChatRun {
-    var environment = noCloudCredentials
-    environment[variable] = token
-    return try runChat([prompt, "--final-json"] + arguments + ["--base-url", route.absoluteString], environment: environment)
+/// A cloud as chat reaches it: the variable its credential comes from, and
+/// the credential the tests put there.
+private enum Cloud {
+    case bedrock, vertex
+
+    var variable: String { self == .bedrock ? "AWS_BEARER_TOKEN_BEDROCK" : "CLOUDSDK_AUTH_ACCESS_TOKEN" }
+    var token: String { self == .bedrock ? bedrockToken : vertexToken }
+}
+
+/// `chat PROMPT --final-json ARGUMENTS` against `route` of a loopback server
+/// of its own, with only `cloud`'s variable set among the cloud credentials:
+/// the run, and the first request the server recorded (nil when none came).
+private func runCloudChat(
+    _ cloud: Cloud, _ prompt: String, _ arguments: [String], route: String
+) async throws -> (run: ChatRun, request: RecordedRequest?) {
+    try await withLoopbackServer { server in
+        var environment = noCloudCredentials
+        environment[cloud.variable] = cloud.token
+        let base = server.url(route).absoluteString
+        let run = try runChat([prompt, "--final-json"] + arguments + ["--base-url", base], environment: environment)
+        return (run, try await server.recordedRequests().first)
+    }
 }
 
 private func final(_ run: ChatRun) throws -> JSONValue {
@@ -37,60 +54,50 @@ private func expectNoSecret(_ run: ChatRun, _ secret: String) {
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"))
 struct ChatCloudTests {
     @Test func bedrockSendsToTheModelPathWithTheBedrockKey() async throws {
-        try await withLoopbackServer { server in
-            let run = try runCloudChat(
-                "Hello", ["--bedrock", "us-east-1", "--model", "claude-opus-4-6"],
-                route: server.url("t-cb1/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
-            #expect(run.status == 0, "\(run.stderr)")
-            let message = try final(run)
-            #expect(message["type"]?.stringValue == "message")
-            // The echo stream's text is the SHA-256 of the body, in hex: the answer came through the event-stream framing.
-            let text = message["content"]?[0]?["text"]?.stringValue ?? ""
-            #expect(text.count == 64 && text.allSatisfy(\.isHexDigit), "\(text)")
-            let recorded = try #require(try await server.recordedRequests().first)
-            #expect(recorded.path == "/t-cb1/bedrock-echo/model/anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
-            #expect(recorded.header("authorization") == "Bearer \(bedrockToken)")
-            #expect(recorded.header("x-api-key") == nil)
-            #expect(recorded.header("accept") == "application/vnd.amazon.eventstream")
-            let body = try #require(recorded.json)
-            #expect(body["model"] == nil && body["stream"] == nil)
-            #expect(body["anthropic_version"]?.stringValue == "bedrock-2023-05-31")
-            #expect(body["messages"]?[0]?["content"]?[0]?["text"]?.stringValue == "Hello")
-            expectNoSecret(run, bedrockToken)
-            expectNoSecret(run, chatKey)
-        }
+        let (run, request) = try await runCloudChat(
+            .bedrock, "Hello", ["--bedrock", "us-east-1", "--model", "claude-opus-4-6"], route: "t-cb1/bedrock-echo")
+        #expect(run.status == 0, "\(run.stderr)")
+        let message = try final(run)
+        #expect(message["type"]?.stringValue == "message")
+        // The echo stream's text is the SHA-256 of the body, in hex: the answer came through the event-stream framing.
+        let text = message["content"]?[0]?["text"]?.stringValue ?? ""
+        #expect(text.count == 64 && text.allSatisfy(\.isHexDigit), "\(text)")
+        let recorded = try #require(request)
+        #expect(recorded.path == "/t-cb1/bedrock-echo/model/anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
+        #expect(recorded.header("authorization") == "Bearer \(bedrockToken)")
+        #expect(recorded.header("x-api-key") == nil)
+        #expect(recorded.header("accept") == "application/vnd.amazon.eventstream")
+        let body = try #require(recorded.json)
+        #expect(body["model"] == nil && body["stream"] == nil)
+        #expect(body["anthropic_version"]?.stringValue == "bedrock-2023-05-31")
+        #expect(body["messages"]?[0]?["content"]?[0]?["text"]?.stringValue == "Hello")
+        expectNoSecret(run, bedrockToken)
+        expectNoSecret(run, chatKey)
     }
 
     @Test func bedrockTakesTheCloudsOwnModelID() async throws {
-        try await withLoopbackServer { server in
-            let run = try runCloudChat(
-                "Hi", ["--bedrock", "us-west-2", "--model", "us.anthropic.claude-opus-4-6-v1:0"],
-                route: server.url("t-cb2/bedrock-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
-            #expect(run.status == 0, "\(run.stderr)")
-            let recorded = try #require(try await server.recordedRequests().first)
-            #expect(recorded.path == "/t-cb2/bedrock-echo/model/us.anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
-        }
+        let (run, request) = try await runCloudChat(
+            .bedrock, "Hi", ["--bedrock", "us-west-2", "--model", "us.anthropic.claude-opus-4-6-v1:0"], route: "t-cb2/bedrock-echo")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(request?.path == "/t-cb2/bedrock-echo/model/us.anthropic.claude-opus-4-6-v1:0/invoke-with-response-stream")
     }
 
     @Test func vertexSendsToStreamRawPredictWithTheToken() async throws {
-        try await withLoopbackServer { server in
-            let run = try runCloudChat(
-                "Hello", ["--vertex", "my-project/us-east5", "--model", "claude-haiku-4-5-20251001"],
-                route: server.url("t-cv1/vertex-echo"), variable: "CLOUDSDK_AUTH_ACCESS_TOKEN", token: vertexToken)
-            #expect(run.status == 0, "\(run.stderr)")
-            let text = try final(run)["content"]?[0]?["text"]?.stringValue ?? ""
-            #expect(text.count == 64, "\(text)")
-            let recorded = try #require(try await server.recordedRequests().first)
-            #expect(
-                recorded.path
-                    == "/t-cv1/vertex-echo/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-haiku-4-5@20251001:streamRawPredict")
-            #expect(recorded.header("authorization") == "Bearer \(vertexToken)")
-            #expect(recorded.header("x-api-key") == nil)
-            let body = try #require(recorded.json)
-            #expect(body["model"] == nil)
-            #expect(body["anthropic_version"]?.stringValue == "vertex-2023-10-16")
-            expectNoSecret(run, vertexToken)
-        }
+        let (run, request) = try await runCloudChat(
+            .vertex, "Hello", ["--vertex", "my-project/us-east5", "--model", "claude-haiku-4-5-20251001"], route: "t-cv1/vertex-echo")
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try final(run)["content"]?[0]?["text"]?.stringValue ?? ""
+        #expect(text.count == 64, "\(text)")
+        let recorded = try #require(request)
+        #expect(
+            recorded.path
+                == "/t-cv1/vertex-echo/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-haiku-4-5@20251001:streamRawPredict")
+        #expect(recorded.header("authorization") == "Bearer \(vertexToken)")
+        #expect(recorded.header("x-api-key") == nil)
+        let body = try #require(recorded.json)
+        #expect(body["model"] == nil)
+        #expect(body["anthropic_version"]?.stringValue == "vertex-2023-10-16")
+        expectNoSecret(run, vertexToken)
     }
 
     @Test func aMissingCredentialNamesTheVariableAndSendsNothing() async throws {
@@ -112,15 +119,11 @@ struct ChatCloudTests {
     }
 
     @Test func anEchoedBedrockKeyIsNeverPrinted() async throws {
-        try await withLoopbackServer { server in
-            let run = try runCloudChat(
-                "Hi", ["--bedrock", "us-east-1"],
-                route: server.url("t-cb3/bedrock-403-echo"), variable: "AWS_BEARER_TOKEN_BEDROCK", token: bedrockToken)
-            #expect(run.status == 2)
-            #expect(run.stderr.contains("403"), "\(run.stderr)")
-            #expect(run.stderr.contains("AccessDeniedException"), "\(run.stderr)")
-            expectNoSecret(run, bedrockToken)
-        }
+        let run = try await runCloudChat(.bedrock, "Hi", ["--bedrock", "us-east-1"], route: "t-cb3/bedrock-403-echo").run
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("403"), "\(run.stderr)")
+        #expect(run.stderr.contains("AccessDeniedException"), "\(run.stderr)")
+        expectNoSecret(run, bedrockToken)
     }
 
     @Test func cloudFlagsAreCheckedBeforeAnythingIsSent() throws {

@@ -55,11 +55,20 @@ struct ChatCommandTests {
 
 // MARK: The conversation loop
 
+/// A first run that stops at `--max-turns 1` with its call `toolu_p` to
+/// `echo` pending, saved in `transcript`; the server it returns ends the
+/// turn at the next request.
+private func runLeavingACallPending(transcript: String) throws -> ChatScript {
+    let server = try ChatScript(oneCallThenText("echo", id: "toolu_p", input: #"{"n":1}"#))
+    let first = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--max-turns", "1", "--transcript", transcript])
+    #expect(first.status == 4, "\(first.stderr)")
+    return server
+}
+
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"), .serialized)
 struct ChatLoopTests {
     @Test func toolCommandsRunAndTheLoopContinues() throws {
-        let server = try ChatScript()
-        try server.load([
+        let server = try ChatScript([
             response(
                 [
                     toolUse("toolu_1", "echo", #"{"city":"Paris"}"#), toolUse("toolu_2", "blocks", "{}"),
@@ -95,9 +104,8 @@ struct ChatLoopTests {
     }
 
     @Test func maxTurnsWithPendingCallsExitsFour() throws {
-        let server = try ChatScript()
         let call = response([toolUse("toolu_1", "echo", "{}")], stop: "tool_use")
-        try server.load([call, call, call])
+        let server = try ChatScript([call, call, call])
         let run = try runChat(["Loop", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--max-turns", "2"])
         #expect(run.status == 4, "\(run.stderr)")
         #expect(run.stderr.contains("--max-turns"))
@@ -107,12 +115,10 @@ struct ChatLoopTests {
     /// A new prompt never re-runs tools silently: calls left pending by an
     /// earlier run are answered as not run, and the prompt follows.
     @Test func aNewPromptAnswersCallsLeftPendingAsNotRun() throws {
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_p", "echo", #"{"n":1}"#)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let first = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--max-turns", "1", "--transcript", file])
-        #expect(first.status == 4, "\(first.stderr)")
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = scratch.file("chat.json")
+        let server = try runLeavingACallPending(transcript: file)
         let second = try runChat(["Next", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--transcript", file])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("answered as not run"), "\(second.stderr)")
@@ -126,12 +132,10 @@ struct ChatLoopTests {
 
     /// Without a prompt, chat resumes: the pending calls run, then the loop goes on.
     @Test func resumingWithoutAPromptRunsThePendingCalls() throws {
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_p", "echo", #"{"n":1}"#)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let first = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "echo=cat", "--max-turns", "1", "--transcript", file])
-        #expect(first.status == 4, "\(first.stderr)")
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = scratch.file("chat.json")
+        let server = try runLeavingACallPending(transcript: file)
         let second = try runChat(["--final-json", "--base-url", server.base, "--tool", "echo=cat", "--transcript", file])
         #expect(second.status == 0, "\(second.stderr)")
         let content = lastResults(try #require(try server.bodies().last))
@@ -139,39 +143,25 @@ struct ChatLoopTests {
         #expect(content.first?["content"]?.stringValue == #"{"n":1}"#)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    @Test(.enabled(if: TerminalRun.available, "needs script(1) for a terminal"))
     func interactiveChatKeepsTheConversationBetweenLines() throws {
-        let server = try ChatScript()
-        try server.load([response([textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
         guard let chatExecutable else { return }
-        // script(1) gives the command a terminal on stdin, fed from our pipe.
-        let command = "'\(chatExecutable.path)' chat --final-json --base-url '\(server.base)'"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
         var environment = ProcessInfo.processInfo.environment
         environment["ANTHROPIC_API_KEY"] = chatKey
-        process.environment = environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        killIfStillRunning(process)
+        let terminal = try TerminalRun("'\(chatExecutable.path)' chat --final-json --base-url '\(server.base)'", environment: environment)
         for line in ["Hello\n", "Again\n"] {
-            try input.fileHandleForWriting.write(contentsOf: Data(line.utf8))
+            try terminal.type(line)
             var waited = 0
             while try server.bodies().count < (line == "Hello\n" ? 1 : 2), waited < 300 {
                 Thread.sleep(forTimeInterval: 0.02)
                 waited += 1
             }
         }
-        try input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
-        try input.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(printed)")
+        try terminal.type("\n")  // an empty line ends the chat
+        let (status, bytes) = try terminal.finish()
+        let printed = String(decoding: bytes, as: UTF8.self)
+        #expect(status == 0, "\(printed)")
         let bodies = try server.bodies()
         #expect(bodies.count == 2)
         let messages = Array(bodies.last?["messages"]?.arrayValue ?? JSONArray())
@@ -181,16 +171,14 @@ struct ChatLoopTests {
     }
 
     @Test func aToolWithoutACommandStopsTheLoop() throws {
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "unknown", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript(oneCallThenText("unknown"))
         let run = try runChat(["Hi", "--final-json", "--base-url", server.base, "--tool", "echo=cat"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try server.bodies().count == 1)
     }
 
     @Test func pauseTurnIsContinued() throws {
-        let server = try ChatScript()
-        try server.load([response([#"{"type":"text","text":"Working"}"#], stop: "pause_turn"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([#"{"type":"text","text":"Working"}"#], stop: "pause_turn"), response([textBlock], stop: "end_turn")])
         let run = try runChat(["Search", "--final-json", "--base-url", server.base])
         #expect(run.status == 0, "\(run.stderr)")
         let bodies = try server.bodies()
@@ -200,11 +188,11 @@ struct ChatLoopTests {
     }
 
     @Test func transcriptCarriesTheConversationAcrossRuns() throws {
-        let server = try ChatScript()
         let opaque = #"{"type":"thinking","thinking":"hm","signature":"Sig/+=="}"#
-        try server.load([response([opaque, textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let server = try ChatScript([response([opaque, textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = scratch.file("chat.json")
         let first = try runChat(["Hello", "--final-json", "--base-url", server.base, "--transcript", file, "--system", "Be brief"])
         #expect(first.status == 0, "\(first.stderr)")
         let second = try runChat(["Again", "--final-json", "--base-url", server.base, "--transcript", file])
@@ -220,8 +208,7 @@ struct ChatLoopTests {
     }
 
     @Test func requestFileToolsAndToolChoiceAreSentAsGiven() throws {
-        let server = try ChatScript()
-        try server.load([response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([textBlock], stop: "end_turn")])
         let folder = FileManager.default.temporaryDirectory
         let request = folder.appendingPathComponent("req-\(UUID().uuidString).json")
         let tools = folder.appendingPathComponent("tools-\(UUID().uuidString).json")
@@ -250,11 +237,10 @@ struct ChatLoopTests {
     }
 
     @Test func overallTimeoutEndsATrickle() throws {
-        let server = try ChatScript()
         var trickle = response([textBlock], stop: "end_turn")
         trickle["pieces"] = 1
         trickle["interval"] = 1.0
-        try server.load([trickle])
+        let server = try ChatScript([trickle])
         let clock = ContinuousClock()
         let began = clock.now
         let run = try runChat(["Hi", "--final-json", "--base-url", server.base, "--timeout", "2"])

@@ -25,8 +25,7 @@ struct FlagCheckTests {
     }
 
     @Test func aToolFlagDeclaresItsTool() throws {
-        let server = try ChatScript()
-        try server.load([response([textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
         #expect(try runChat(["Hi", "--final-json", "--base-url", server.base, "--tool", "get=cat", "--tool-choice", "tool:get"]).status == 0)
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -68,8 +67,7 @@ struct FlagCheckTests {
     }
 
     @Test func aPythonSDKStyleRequestContinuesAsAConversation() throws {
-        let server = try ChatScript()
-        try server.load([response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([textBlock], stop: "end_turn")])
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         // What `client.messages.create(**body)` of the Python SDK takes, dumped as JSON.

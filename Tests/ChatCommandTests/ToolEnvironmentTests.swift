@@ -22,8 +22,7 @@ private let credentials: [String: String] = [
 struct ToolEnvironmentTests {
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/environ"), "needs /proc"))
     func noCredentialReachesATool() throws {
-        let server = try ChatScript()
-        try server.load([
+        let server = try ChatScript([
             response([toolUse("toolu_1", "env", "{}"), toolUse("toolu_2", "parent", "{}")], stop: "tool_use"),
             response([textBlock], stop: "end_turn"),
         ])

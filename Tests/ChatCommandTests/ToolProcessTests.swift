@@ -38,22 +38,37 @@ private func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
+/// What a chat run gave whose model called one shell tool once.
+private struct OneToolRun {
+    var run: ChatRun
+    /// From the start of chat to its end.
+    var elapsed: Duration
+    /// The request bodies the server received, oldest first.
+    var bodies: [JSONValue]
+    /// The result sent for the call, when a second request came.
+    var result: JSONValue? { bodies.count > 1 ? lastResults(bodies[1]).first : nil }
+}
+
+/// `chat Go --final-json FLAGS --tool NAME=COMMAND` against a server whose
+/// model calls `name` once (with `id`), then ends the turn.
+private func runOneTool(_ name: String, _ command: String, flags: [String] = [], id: String = "toolu_1") throws -> OneToolRun {
+    let server = try ChatScript(oneCallThenText(name, id: id))
+    let began = clock.now
+    let run = try runChat(["Go", "--final-json", "--base-url", server.base] + flags + ["--tool", "\(name)=\(command)"])
+    let elapsed = clock.now - began
+    return OneToolRun(run: run, elapsed: elapsed, bodies: try server.bodies())
+}
+
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"), .serialized)
 struct ToolProcessTests {
     @Test func aNormalEndLeavesNoProcessBehind() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "bg", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
-        let began = clock.now
         // The background sleep keeps stdout open; it dies with its group when the tool's shell exits.
-        let run = try runChat([
-            "Go", "--final-json", "--base-url", server.base,
-            "--tool", "bg=sleep 30 & echo $$ > \(scratch.file("pgid")); echo ok",
-        ])
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(clock.now - began < .seconds(10))
-        #expect(lastResults(try server.bodies()[1]).first?["content"]?.stringValue == "ok")
+        let tool = try runOneTool("bg", "sleep 30 & echo $$ > \(scratch.file("pgid")); echo ok")
+        #expect(tool.run.status == 0, "\(tool.run.stderr)")
+        #expect(tool.elapsed < .seconds(10))
+        #expect(tool.result?["content"]?.stringValue == "ok")
         let group = try #require(groups(in: scratch.file("pgid")).first)
         #expect(eventually(within: 2) { !groupExists(group) })
     }
@@ -61,29 +76,21 @@ struct ToolProcessTests {
     @Test func theOverallTimeoutKillsARunningTool() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "hang", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
-        let began = clock.now
-        let run = try runChat([
-            "Go", "--final-json", "--base-url", server.base, "--timeout", "2",
-            "--tool", "hang=echo $$ > \(scratch.file("pgid")); sleep 30",
-        ])
-        let ended = clock.now
-        #expect(run.status == 3, "\(run.stderr)")
-        #expect(run.stderr.contains("--timeout"), "\(run.stderr)")
+        let tool = try runOneTool("hang", "echo $$ > \(scratch.file("pgid")); sleep 30", flags: ["--timeout", "2"])
+        #expect(tool.run.status == 3, "\(tool.run.stderr)")
+        #expect(tool.run.stderr.contains("--timeout"), "\(tool.run.stderr)")
         // Gone within 2 s of the deadline: chat waits for the group before it exits.
-        #expect(ended - began < .seconds(4.5), "\(seconds(ended - began)) s")
+        #expect(tool.elapsed < .seconds(4.5), "\(seconds(tool.elapsed)) s")
         let group = try #require(groups(in: scratch.file("pgid")).first)
         #expect(!groupExists(group))
-        #expect(try server.bodies().count == 1)
+        #expect(tool.bodies.count == 1)
     }
 
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalToChatKillsItsTools(signal: Int32) throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([
+        let server = try ChatScript([
             response([toolUse("toolu_1", "hang", "{}"), toolUse("toolu_2", "hang", "{}")], stop: "tool_use"),
             response([textBlock], stop: "end_turn"),
         ])
@@ -107,8 +114,7 @@ struct ToolProcessTests {
     func aSecondSIGINTKillsEverythingAtOnce() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "stubborn", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript(oneCallThenText("stubborn"))
         let child = try ChatChild([
             "Go", "--final-json", "--base-url", server.base, "--tool", "stubborn=trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30",
         ])
@@ -124,16 +130,11 @@ struct ToolProcessTests {
     @Test func theToolTimeoutKillsAGroupThatIgnoresSIGTERM() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "stubborn", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
-        let began = clock.now
-        let run = try runChat([
-            "Go", "--final-json", "--base-url", server.base, "--tool-timeout", "1",
-            "--tool", "stubborn=trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30; sleep 30",
-        ])
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(clock.now - began < .seconds(6))
-        let result = try #require(lastResults(try server.bodies()[1]).first)
+        let tool = try runOneTool(
+            "stubborn", "trap '' TERM; echo $$ > \(scratch.file("pgid")); sleep 30; sleep 30", flags: ["--tool-timeout", "1"])
+        #expect(tool.run.status == 0, "\(tool.run.stderr)")
+        #expect(tool.elapsed < .seconds(6))
+        let result = try #require(tool.result)
         #expect(result["is_error"]?.boolValue == true)
         #expect(result["content"]?.stringValue?.contains("--tool-timeout") == true, "\(result)")
         let group = try #require(groups(in: scratch.file("pgid")).first)
@@ -141,30 +142,20 @@ struct ToolProcessTests {
     }
 
     @Test func aPipelineEndedBySIGPIPEFinishesAtOnce() throws {
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "yes", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
-        let began = clock.now
-        let run = try runChat([
-            "Go", "--final-json", "--base-url", server.base, "--tool-timeout", "60",
-            "--tool", "yes=while :; do echo x; done | head -1",
-        ])
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(clock.now - began < .seconds(10))
-        let result = try #require(lastResults(try server.bodies()[1]).first)
+        let tool = try runOneTool("yes", "while :; do echo x; done | head -1", flags: ["--tool-timeout", "60"])
+        #expect(tool.run.status == 0, "\(tool.run.stderr)")
+        #expect(tool.elapsed < .seconds(10))
+        let result = try #require(tool.result)
         #expect(result["content"]?.stringValue == "x")
         #expect(result["is_error"] == nil)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/timeout"), "needs timeout(1)"))
     func aToolsOwnTimeoutWorks() throws {
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "t", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
-        let began = clock.now
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "t=timeout 1 sleep 10"])
-        let elapsed = clock.now - began
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(elapsed > .seconds(0.9) && elapsed < .seconds(5), "\(seconds(elapsed)) s")
-        let result = try #require(lastResults(try server.bodies()[1]).first)
+        let tool = try runOneTool("t", "timeout 1 sleep 10")
+        #expect(tool.run.status == 0, "\(tool.run.stderr)")
+        #expect(tool.elapsed > .seconds(0.9) && tool.elapsed < .seconds(5), "\(seconds(tool.elapsed)) s")
+        let result = try #require(tool.result)
         #expect(result["is_error"]?.boolValue == true)
         #expect(result["content"]?.stringValue?.contains("status 124") == true, "\(result)")
     }
@@ -172,8 +163,7 @@ struct ToolProcessTests {
     @Test func toolsOfOneResponseRunConcurrently() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([
+        let server = try ChatScript([
             response([toolUse("toolu_1", "nap", "{}"), toolUse("toolu_2", "nap", "{}")], stop: "tool_use"),
             response([textBlock], stop: "end_turn"),
         ])
@@ -191,9 +181,8 @@ struct ToolProcessTests {
     @Test func manyCallsRunABoundedNumberAtOnceAndStopAtTheTimeout() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
         let calls = (0..<200).map { toolUse("toolu_\($0)", "hang", "{}") }
-        try server.load([response(calls, stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response(calls, stop: "tool_use"), response([textBlock], stop: "end_turn")])
         let began = clock.now
         let run = try runChat([
             "Go", "--final-json", "--base-url", server.base, "--timeout", "3", "--tool-concurrency", "3",
@@ -207,8 +196,7 @@ struct ToolProcessTests {
     }
 
     @Test func aFailureSendsItsStatusAndTheTailOfStderr() throws {
-        let server = try ChatScript()
-        try server.load([
+        let server = try ChatScript([
             response([toolUse("toolu_1", "fail", "{}"), toolUse("toolu_2", "noisy", "{}")], stop: "tool_use"),
             response([textBlock], stop: "end_turn"),
         ])
@@ -226,8 +214,7 @@ struct ToolProcessTests {
     }
 
     @Test func toolJSONSendsAnyValue() throws {
-        let server = try ChatScript()
-        try server.load([
+        let server = try ChatScript([
             response([toolUse("toolu_1", "product", "{}"), toolUse("toolu_2", "text", "{}")], stop: "tool_use"),
             response([textBlock], stop: "end_turn"),
         ])
@@ -245,8 +232,7 @@ struct ToolProcessTests {
     @Test func aCutOffInputIsAnErrorResultAndTheToolDoesNotRun() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([cutOffToolCall("toolu_c", "mark", partialInput: #"{"a":1,"b":"#), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([cutOffToolCall("toolu_c", "mark", partialInput: #"{"a":1,"b":"#), response([textBlock], stop: "end_turn")])
         let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "mark=touch \(scratch.file("ran")); cat"])
         let bodies = try server.bodies()
         #expect(bodies.count == 2, "\(run.stderr)")
@@ -257,15 +243,12 @@ struct ToolProcessTests {
     }
 
     @Test func aHugeToolUseIDIsExplainedWithoutFoundationText() throws {
-        let server = try ChatScript()
-        let id = "toolu_" + String(repeating: "x", count: 300_000)
-        try server.load([response([toolUse(id, "echo", "{}")], stop: "tool_use"), response([textBlock], stop: "end_turn")])
-        let run = try runChat(["Go", "--final-json", "--base-url", server.base, "--tool", "echo=cat"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let result = try #require(try server.bodies().last.map(lastResults)?.first)
+        let tool = try runOneTool("echo", "cat", id: "toolu_" + String(repeating: "x", count: 300_000))
+        #expect(tool.run.status == 0, "\(tool.run.stderr)")
+        let result = try #require(tool.result)
         let text = result["content"]?.stringValue ?? ""
         #expect(result["is_error"]?.boolValue == true)
         #expect(text.contains("could not start"), "\(text.prefix(300))")
-        #expect(!text.contains("NSCocoaErrorDomain") && !run.stderr.contains("NSCocoaErrorDomain"))
+        #expect(!text.contains("NSCocoaErrorDomain") && !tool.run.stderr.contains("NSCocoaErrorDomain"))
     }
 }

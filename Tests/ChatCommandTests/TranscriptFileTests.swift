@@ -33,8 +33,7 @@ struct TranscriptFileTests {
     @Test func aNewTranscriptIsPrivateAndAnExistingOneKeepsItsMode() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([response([textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([textBlock], stop: "end_turn"), response([textBlock], stop: "end_turn")])
         let fresh = scratch.file("new.json")
         #expect(try runChat(["Hi", "--final-json", "--base-url", server.base, "--transcript", fresh]).status == 0)
         #expect(mode(fresh) == 0o600)
@@ -52,8 +51,7 @@ struct TranscriptFileTests {
     @Test func aSymlinkIsWrittenThroughToItsTarget() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([textBlock], stop: "end_turn")])
         let target = scratch.file("target.json")
         try Data(savedConversation.utf8).write(to: URL(fileURLWithPath: target))
         chmod(target, 0o600)
@@ -77,8 +75,7 @@ struct TranscriptFileTests {
     func aTranscriptThatCannotBeReadIsLeftAsItIs(text: String) throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([textBlock], stop: "end_turn")])
         let file = scratch.file("t.json")
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         let run = try runChat(["Hi", "--final-json", "--base-url", server.base, "--transcript", file])
@@ -91,9 +88,8 @@ struct TranscriptFileTests {
     @Test func whatChatWritesItReadsBackEvenDeeplyNested() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
         let deep = String(repeating: #"{"a":"#, count: 510) + "1" + String(repeating: "}", count: 510)
-        try server.load([response([toolUse("toolu_d", "nocommand", deep)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript(oneCallThenText("nocommand", id: "toolu_d", input: deep))
         let file = scratch.file("t.json")
         let first = try runChat(["Hi", "--final-json", "--base-url", server.base, "--transcript", file, "--tool", "other=cat"])
         #expect(first.status == 0, "\(first.stderr)")
@@ -105,8 +101,7 @@ struct TranscriptFileTests {
     @Test func aTranscriptThatCannotBeWrittenExits73() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([textBlock], stop: "end_turn")])
         let run = try runChat(["Hi", "--final-json", "--base-url", server.base, "--transcript", scratch.file("missing/t.json")])
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.stderr.contains("cannot write the transcript"), "\(run.stderr)")
@@ -116,8 +111,7 @@ struct TranscriptFileTests {
     @Test func ctrlCKeepsTheCompletedRounds() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([
+        let server = try ChatScript([
             response([toolUse("toolu_1", "quick", #"{"n":1}"#)], stop: "tool_use"),
             response([toolUse("toolu_2", "quick", #"{"n":2}"#)], stop: "tool_use"),
             response([toolUse("toolu_3", "hang", "{}")], stop: "tool_use"),
@@ -140,8 +134,7 @@ struct TranscriptFileTests {
     }
 
     @Test func pauseTurnAtTheTurnLimitExitsFour() throws {
-        let server = try ChatScript()
-        try server.load([response([#"{"type":"text","text":"Working"}"#], stop: "pause_turn"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([#"{"type":"text","text":"Working"}"#], stop: "pause_turn"), response([textBlock], stop: "end_turn")])
         let run = try runChat(["Search", "--final-json", "--base-url", server.base, "--max-turns", "1"])
         #expect(run.status == 4, "\(run.stderr)")
         #expect(run.stderr.contains("pause_turn"))
@@ -156,8 +149,7 @@ struct TranscriptFormatSharingTests {
     @Test func sessionTranscriptReadsWhatChatWrote() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let server = try ChatScript()
-        try server.load([response([toolUse("toolu_1", "echo", #"{"q":"x"}"#)], stop: "tool_use"), response([textBlock], stop: "end_turn")])
+        let server = try ChatScript(oneCallThenText("echo", input: #"{"q":"x"}"#))
         let file = scratch.file("t.json")
         let run = try runChat([
             "Hi", "--final-json", "--base-url", server.base, "--transcript", file, "--system", "Be brief",
@@ -179,8 +171,7 @@ struct TranscriptFormatSharingTests {
         transcript.appendPrompt([.text("Hello")])
         let file = scratch.file("t.json")
         try Data(try transcript.jsonBytes()).write(to: URL(fileURLWithPath: file))
-        let server = try ChatScript()
-        try server.load([response([textBlock], stop: "end_turn")])
+        let server = try ChatScript([response([textBlock], stop: "end_turn")])
         // The transcript ends with the user's turn: chat answers it without a prompt.
         let run = try runChat(["--final-json", "--base-url", server.base, "--transcript", file])
         #expect(run.status == 0, "\(run.stderr)")

@@ -30,6 +30,27 @@ private func session(_ answers: [FakeAnswer], _ configuration: SessionConfigurat
         }
     }
 
+    @Test func theMessageLevelHelpersOverTheMappedStreamCoverEveryRoundToo() async throws {
+        // The obvious spelling: the session's messages through the helpers of
+        // any snapshot sequence. Each round is a message of its own.
+        for pieces in [1, 2, 7, 40] {
+            let (first, _) = session([.stream(calling, pieces: pieces), .stream(answer, pieces: pieces)])
+            var text = ""
+            for try await piece in first.streamResponse(to: "Add").map(\.message).textDeltas { text += piece }
+            #expect(text == "Let me add.The sum is 3.", "pieces \(pieces)")
+
+            let (second, _) = session([.stream(calling, pieces: pieces), .stream(answer, pieces: pieces)])
+            var started: [String] = []
+            var stops: [String?] = []
+            for try await event in second.streamResponse(to: "Add").map(\.message).blockEvents {
+                if case .blockStarted(_, let type) = event { started.append(type) }
+                if case .messageStopped(let reason) = event { stops.append(reason) }
+            }
+            #expect(started == ["text", "tool_use", "text"], "pieces \(pieces)")
+            #expect(stops == ["tool_use", "end_turn"], "pieces \(pieces)")
+        }
+    }
+
     @Test func blockEventsStopEachRoundAndSnapshotsNameTheirRound() async throws {
         let (first, _) = session([.stream(calling, pieces: 5), .stream(answer, pieces: 5)])
         var stops: [String?] = []

@@ -7,26 +7,13 @@ import FuzzProperties
 import Testing
 
 @Suite struct FuzzRegressionTests {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz/accumulator")
-
-    static func inputs() -> [String] {
-        ["seeds", "regressions"].flatMap { sub -> [String] in
-            let dir = folder.appendingPathComponent(sub)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-            return names.sorted().map { "\(sub)/\($0)" }
-        }
-    }
-
     @Test func corpusIsPresent() {
-        #expect(Self.inputs().filter { $0.hasPrefix("seeds/") }.count >= 5)
+        #expect(FuzzCorpus.seeds("accumulator").count >= 5)
     }
 
-    @Test(arguments: inputs())
+    @Test(arguments: FuzzCorpus.inputs("accumulator"))
     func propertyHolds(input: String) throws {
-        let data = try Data(contentsOf: Self.folder.appendingPathComponent(input))
-        let failure = data.withUnsafeBytes { AccumulatorFuzzProperty.check($0) }
+        let failure = try FuzzCorpus.failure("accumulator", input, of: AccumulatorFuzzProperty.check)
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }
 

@@ -10,13 +10,12 @@ import Testing
 
 @Suite struct ReplayFuzzRegressionTests {
     @Test func corpusIsPresent() {
-        #expect(FuzzCorpus.inputs("replay").filter { $0.hasPrefix("seeds/") }.count >= 5)
+        #expect(FuzzCorpus.seeds("replay").count >= 5)
     }
 
     @Test(arguments: FuzzCorpus.inputs("replay"))
     func propertyHolds(input: String) throws {
-        let data = try FuzzCorpus.bytes("replay", input)
-        let failure = data.withUnsafeBytes { ReplayFuzzProperty.check($0) }
+        let failure = try FuzzCorpus.failure("replay", input) { ReplayFuzzProperty.check($0) }
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }
 

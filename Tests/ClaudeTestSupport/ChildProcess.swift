@@ -11,16 +11,18 @@
 // three. posix_spawn hands on every descriptor not marked close-on-exec:
 // two children spawned at once each kept the other's stdin open, so neither
 // ever saw end of input and both waited forever (the CI run of 2026-12-01
-// hung until its time ran out). Spawning is therefore serialised, the
-// pipes are close-on-exec, the child closes every other descriptor, and
-// every wait has a deadline after which the child is killed and the test
-// fails, saying so.
+// hung until its time ran out). So children start through the shell
+// tools' ChildSpawn: serialised with every other spawn of the process,
+// close-on-exec pipes, no other descriptor in the child; and every wait
+// has a deadline after which the child is killed and the test fails,
+// saying so.
 //
 // The child starts with an empty signal mask, every signal at its default
 // disposition (the test runner ignores SIGPIPE, and a child that inherited
 // that would spin on a closed pipe) and in a process group of its own, so
 // the deadline kills the whole group, grandchildren included.
 
+import ClaudeShellTools
 import Foundation
 
 #if canImport(Glibc)
@@ -81,83 +83,19 @@ package final class ChildProcess {
         }
         // A child that exits early (a limit fired) must not kill the test with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        Self.spawning.lock()
-        defer { Self.spawning.unlock() }
-        var inPipe: [Int32] = [0, 0]
-        var outPipe: [Int32] = [0, 0]
-        var errPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        // dup2 onto 0, 1 and 2 clears the flag on the child's copies only.
-        Self.markCloseOnExec(inPipe + outPipe + errPipe)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-        if stdout == .null {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        let variables = environment.map { $0.map { "\($0.key)=\($0.value)" } }
+        let child: ChildSpawn.Child
+        switch ChildSpawn.spawn(executablePath, arguments: command, environment: variables, discardingStdout: stdout == .null) {
+        case .success(let started): child = started
+        case .failure: throw CocoaError(.executableLoad)
         }
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        if let addCloseFrom = Self.addCloseFrom { _ = addCloseFrom(&actions, 3) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        var everySignal = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&everySignal)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let argv = command.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { for pointer in envp ?? [] { free(pointer) } }
-        var child: pid_t = 0
-        let spawned =
-            envp.map { posix_spawn(&child, executablePath, &actions, &attributes, argv, $0) }
-            ?? posix_spawn(&child, executablePath, &actions, &attributes, argv, environ)
-        close(inPipe[0])
-        close(outPipe[1])
-        close(errPipe[1])
-        guard spawned == 0 else { throw CocoaError(.executableLoad) }
-        pid = child
-        input = inPipe[1]
-        output = outPipe[0]
-        errors = errPipe[0]
+        pid = child.pid
+        input = child.stdin
+        output = child.stdout
+        errors = child.stderr
         // Never let a later write to a closed pipe, or an unread pipe, wedge the test.
-        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
+        if output >= 0 { _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK) }
     }
-
-    /// Held from creating a child's pipes until it is spawned, so no other
-    /// child spawned by these tests can inherit them.
-    private static let spawning = NSLock()
-
-    /// Marks the descriptors of one child's pipes close-on-exec, so no other
-    /// child inherits them. (Only these: flipping the flag on descriptors
-    /// Foundation's `Process` is about to hand to its own child, on another
-    /// thread, breaks its exit monitoring.)
-    private static func markCloseOnExec(_ descriptors: [Int32]) {
-        for fd in descriptors {
-            let flags = fcntl(fd, F_GETFD)
-            if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
-        }
-    }
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later),
-    /// which the Glibc module does not declare: the child then closes every
-    /// descriptor above stderr, whoever opened it.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        #if os(Linux)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-        #else
-        return nil
-        #endif
-    }()
 
     /// How long `finish` waits for the child before killing it: far above
     /// the slowest case (a 1 GiB pipe, a few seconds), far below CI's budget.
@@ -215,7 +153,7 @@ package final class ChildProcess {
         if closingInput { closeInput() }
         var errorBytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var outputOpen = true
+        var outputOpen = output >= 0
         var errorsOpen = true
         let deadline = Date().addingTimeInterval(Self.deadlineSeconds)
         var killed = false
@@ -241,7 +179,7 @@ package final class ChildProcess {
                 if count > 0 { errorBytes.append(contentsOf: buffer[0..<count]) } else { errorsOpen = false }
             }
         }
-        close(output)
+        if output >= 0 { close(output) }
         close(errors)
         var status: Int32 = 0
         var usage = rusage()

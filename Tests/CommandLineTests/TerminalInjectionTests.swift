@@ -172,27 +172,13 @@ struct TerminalInjectionTests {
 
     /// What reaches the terminal, byte for byte: no control but line feed,
     /// tab and the renderer's own dim, reset and `\r` + erase line.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1)"))
+    @Test(.enabled(if: TerminalRun.available, "needs script(1)"))
     func theOnlyControlSequencesOnTheTerminalAreTheRenderersOwn() throws {
         guard let executable = CLI.executable else { return }
         for stream in [HostileRecording.stream, HostileRecording.errorStream] {
             let file = try CLI.temporaryFile(Array(stream.utf8))
-            // script(1) runs the command on a terminal and copies what it
-            // writes there to its own stdout, byte for byte (plus the
-            // terminal's `\r` before each line feed).
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", "'\(executable.path)' replay '\(file)' --speed 0", "/dev/null"]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let bytes = Array(output.fileHandleForReading.readDataToEndOfFile())
-            try input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0 || process.terminationStatus == 1)
+            let (status, bytes) = try TerminalRun.run("'\(executable.path)' replay '\(file)' --speed 0")
+            #expect(status == 0 || status == 1)
             #expect(bytes.count > 200, "\(String(decoding: bytes, as: UTF8.self))")
             let problems = TerminalBytes.foreignControls(in: bytes)
             #expect(problems.isEmpty, "\(problems.prefix(5))")
@@ -201,23 +187,12 @@ struct TerminalInjectionTests {
 
     /// `events` on a terminal: its JSON lines keep their values, with DEL
     /// and C1 written as JSON escapes; to a pipe, the bytes are as before.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1)"))
+    @Test(.enabled(if: TerminalRun.available, "needs script(1)"))
     func eventsOnATerminalEscapeC1AsJSON() throws {
         guard let executable = CLI.executable else { return }
         let stream = "event: \u{9B}2J\ndata: {\"t\":\"\u{9D}52;c;eA==\u{9C}\u{7F}\"}\n\n"
         let file = try CLI.temporaryFile(Array(stream.utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "'\(executable.path)' events '\(file)'", "/dev/null"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let bytes = Array(output.fileHandleForReading.readDataToEndOfFile())
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        let bytes = try TerminalRun.run("'\(executable.path)' events '\(file)'").bytes
         let shown = String(decoding: bytes, as: UTF8.self)
         #expect(TerminalBytes.foreignControls(in: bytes).isEmpty, "\(shown.debugDescription)")
         #expect(shown.contains(#"{"event":"\u009b2J","data":"{\"t\":\"\u009d52;c;eA==\u009c\u007f\"}""#), "\(shown.debugDescription)")

@@ -45,7 +45,7 @@ import Testing
         for text in ["0", "-1", "1234567890123456", "-123456789012345", "12345678901234567", "1.5e-300000000000000"] {
             let number = try #require(JSONNumber(text: text))
             #expect(number.text == text)
-            if case .inline = number._storage { #expect(text.utf8.count <= 16) } else { #expect(text.utf8.count > 16) }
+            if case .inline = number.storage { #expect(text.utf8.count <= 16) } else { #expect(text.utf8.count > 16) }
             let parsed = try JSONValue.parse(text)
             #expect(parsed.numberValue == number)
             #expect(parsed.numberValue?.hashValue == number.hashValue)

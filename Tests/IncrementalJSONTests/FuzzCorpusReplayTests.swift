@@ -6,23 +6,12 @@ import FuzzProperties
 import Testing
 
 @Suite struct FuzzCorpusReplayTests {
-    static let fuzzFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz/json")
-
-    static func inputs(_ folder: String) -> [URL] {
-        let directory = fuzzFolder.appendingPathComponent(folder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
-    }
-
     @Test func seedsAndRegressionsHoldTheProperty() throws {
-        let files = Self.inputs("seeds") + Self.inputs("regressions")
-        #expect(files.count >= 12)
-        for url in files {
-            let bytes = try Data(contentsOf: url)
-            let failure = bytes.withUnsafeBytes { JSONFuzzProperty.check($0) }
-            #expect(failure == nil, "\(url.lastPathComponent): \(failure ?? "")")
+        let inputs = FuzzCorpus.inputs("json")
+        #expect(inputs.count >= 12)
+        for input in inputs {
+            let failure = try FuzzCorpus.failure("json", input, of: JSONFuzzProperty.check)
+            #expect(failure == nil, "\(input): \(failure ?? "")")
         }
     }
 

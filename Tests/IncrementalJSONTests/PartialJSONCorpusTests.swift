@@ -3,7 +3,7 @@
 // mode is our `.visible` policy and its `on` mode our `.hidden` policy; every
 // jiter case must agree. Other libraries use other policies (completing
 // `tru` to `true`, showing `12.` as `12`, dropping open strings), listed in
-// README "Incremental JSON"; for them only the invariants are checked: no
+// the corpus's SOURCE.md; for them only the invariants are checked: no
 // trap, and never a value that contradicts the complete text.
 
 import Foundation

@@ -9,13 +9,12 @@ import Testing
 
 @Suite struct TypedFuzzRegressionTests {
     @Test func corpusIsPresent() {
-        #expect(FuzzCorpus.inputs("typed").filter { $0.hasPrefix("seeds/") }.count >= 5)
+        #expect(FuzzCorpus.seeds("typed").count >= 5)
     }
 
     @Test(arguments: FuzzCorpus.inputs("typed"))
     func propertyHolds(input: String) throws {
-        let data = try FuzzCorpus.bytes("typed", input)
-        let failure = data.withUnsafeBytes { TypedFuzzProperty.check($0) }
+        let failure = try FuzzCorpus.failure("typed", input, of: TypedFuzzProperty.check)
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }
 

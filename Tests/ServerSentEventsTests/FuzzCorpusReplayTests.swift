@@ -5,20 +5,14 @@ import Foundation
 import FuzzProperties
 import Testing
 
-private let fuzzFolder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fuzz/sse")
-
 @Suite struct FuzzCorpusReplayTests {
     @Test(arguments: ["seeds", "regressions"])
     func everyFileHoldsTheProperty(folder: String) throws {
-        let directory = fuzzFolder.appendingPathComponent(folder)
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(!files.isEmpty, "Fuzz/sse/\(folder) should not be empty")
-        for file in files {
-            let bytes = try Data(contentsOf: directory.appendingPathComponent(file))
-            let failure = bytes.withUnsafeBytes { SSEFuzzProperty.check($0) }
-            #expect(failure == nil, "\(folder)/\(file): \(failure ?? "")")
+        let inputs = FuzzCorpus.inputs("sse").filter { $0.hasPrefix(folder + "/") }
+        #expect(!inputs.isEmpty, "Fuzz/sse/\(folder) should not be empty")
+        for input in inputs {
+            let failure = try FuzzCorpus.failure("sse", input, of: SSEFuzzProperty.check)
+            #expect(failure == nil, "\(input): \(failure ?? "")")
         }
     }
 

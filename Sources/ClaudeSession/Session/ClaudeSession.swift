@@ -112,13 +112,7 @@ public final class ClaudeSession: Sendable {
     /// - Throws: ``SessionError``; a decode failure is ``SessionError/Kind/structuredOutput(_:)`` saying why.
     public func respond<T: StructuredResponse>(to prompt: String, generating type: T.Type) async throws(SessionError) -> T {
         let response = try await runRounds(prompt: [.text(prompt)], outputSchema: try T.schemaForRequest(transcript: transcript), onSnapshot: nil)
-        do throws(StructuredOutputError) {
-            return try response.message.decodeStructured(T.self, complete: true)
-        } catch {
-            throw SessionError(
-                .structuredOutput(error), transcript: response.transcript, promptInTranscript: true,
-                round: response.transcript.responses.count - 1)
-        }
+        return try T.decoded(from: response)
     }
 
     // MARK: Streams

@@ -3,9 +3,10 @@ public import ClaudeStreaming
 // Text and block events over a whole session call. Each round is a message
 // of its own (its block indices start at 0 again), so the deriver starts
 // afresh at every round: the final answer's text comes through like the
-// first round's. (Mapping the stream to its messages and using the
-// snapshot-sequence helpers would see every round as one message and drop
-// all text after the first.)
+// first round's. The round number says so directly; the snapshot-sequence
+// helpers over `.map(\.message)` reach the same events by telling the
+// messages apart themselves (see BlockEventDeriver), and these sequences
+// add the final response.
 
 extension ResponseStream {
     /// Block started, text, thinking, input JSON, citation, block stopped and

@@ -186,14 +186,7 @@ public struct StructuredResponseStream<T: StructuredResponse>: AsyncSequence, Se
     /// - Throws: ``SessionError``; an answer that does not decode is
     ///   ``SessionError/Kind/structuredOutput(_:)`` saying why.
     public func collect() async throws(SessionError) -> T {
-        let response = try await base.collect()
-        do throws(StructuredOutputError) {
-            return try response.message.decodeStructured(T.self, complete: true)
-        } catch {
-            throw SessionError(
-                .structuredOutput(error), transcript: response.transcript, promptInTranscript: true,
-                round: response.transcript.responses.count - 1)
-        }
+        try T.decoded(from: try await base.collect())
     }
 
     /// Hands out each snapshot of the session's response with `T.Partial`

@@ -51,4 +51,17 @@ extension StructuredResponse {
             throw SessionError(.structuredOutput(.schemaDerivation(error)), transcript: transcript())
         }
     }
+
+    /// The final answer of `response` decoded as this type, a failure as the
+    /// session's error (the response is complete, so the prompt is in its
+    /// transcript).
+    static func decoded(from response: SessionResponse) throws(SessionError) -> Self {
+        do throws(StructuredOutputError) {
+            return try response.message.decodeStructured(Self.self, complete: true)
+        } catch {
+            throw SessionError(
+                .structuredOutput(error), transcript: response.transcript, promptInTranscript: true,
+                round: response.transcript.responses.count - 1)
+        }
+    }
 }

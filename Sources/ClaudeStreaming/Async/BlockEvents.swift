@@ -23,12 +23,28 @@ public enum BlockEvent: Sendable, Hashable {
     case messageStopped(stopReason: String?)
 }
 
-/// Turns successive snapshots of one message into the events between them.
+/// Turns successive snapshots into the events between them; the snapshots
+/// may belong to several messages, one after another (the rounds of a
+/// session mapped to their messages, a recording of several responses).
+///
+/// A snapshot continues the message of the one before it when it has the
+/// same ``MessageSnapshot/messageIndex`` and ``MessageSnapshot/id``, the one
+/// before was not complete, and nothing in it is shorter than what was
+/// reported: at least as many blocks, each of the same type, with at least
+/// as much text, thinking, input JSON and citations. (A copy of a complete
+/// snapshot, handed over again, adds nothing.) Any other snapshot
+/// begins a new message: its events start again at block 0, after the
+/// previous message's ``BlockEvent/messageStopped(stopReason:)`` when that
+/// message had one. So the text of every message comes out once, as long
+/// as each message's last snapshot is in the sequence.
 public struct BlockEventDeriver: Sendable {
-    /// Per block: bytes of text reported, citations reported, whether it stopped.
-    private var seen: [(bytes: Int, citations: Int, stopped: Bool)] = []
+    /// Per block: its type, bytes of text reported, citations reported, whether it stopped.
+    private var seen: [(type: String, bytes: Int, citations: Int, stopped: Bool)] = []
     private var messageStopped = false
-    private var messageIndex: Int?
+    /// The header of the snapshot the events were last derived from (not
+    /// the snapshot: holding its content would make the accumulator copy
+    /// the live block's storage at its next event).
+    private var lastHeader: MessageHeaderBox?
 
     /// A deriver that has seen no snapshot yet.
     public init() {}
@@ -37,14 +53,15 @@ public struct BlockEventDeriver: Sendable {
     ///
     /// - Complexity: O(blocks + new bytes).
     public mutating func events(to snapshot: MessageSnapshot) -> [BlockEvent] {
-        if messageIndex != snapshot.messageIndex {
-            self = BlockEventDeriver()
-            messageIndex = snapshot.messageIndex
+        if !continuesMessage(snapshot) {
+            seen = []
+            messageStopped = false
         }
+        lastHeader = snapshot.header
         var events: [BlockEvent] = []
         for (index, block) in snapshot.content.enumerated() {
             if index >= seen.count {
-                seen.append((0, 0, false))
+                seen.append((block.type, 0, 0, false))
                 events.append(.blockStarted(index: index, type: block.type))
             }
             switch block {
@@ -71,6 +88,35 @@ public struct BlockEventDeriver: Sendable {
             events.append(.messageStopped(stopReason: snapshot.stopReason))
         }
         return events
+    }
+
+    /// Whether `snapshot` continues the message of the previous one (see the type's rule).
+    ///
+    /// - Complexity: O(blocks); O(1) for a repeat of a complete snapshot.
+    private func continuesMessage(_ snapshot: MessageSnapshot) -> Bool {
+        guard let lastHeader else { return false }
+        let last = lastHeader.value
+        guard snapshot.messageIndex == last.messageIndex, snapshot.id == last.start["id"]?.stringValue ?? "" else { return false }
+        // A complete message never changes: only a copy of its snapshot (the
+        // same header box) continues it; an equal message built anew is another.
+        if last.isComplete { return snapshot.header === lastHeader }
+        guard snapshot.content.count >= seen.count else { return false }
+        for (index, reported) in seen.enumerated() {
+            guard let block = snapshot.content.block(at: index), block.type == reported.type,
+                !(reported.stopped && !block.isComplete)
+            else { return false }
+            switch block {
+            case .text(let b):
+                if b.text.utf8Count < reported.bytes || b.citations.count < reported.citations { return false }
+            case .thinking(let b):
+                if b.thinking.utf8Count < reported.bytes { return false }
+            case .toolUse(let b):
+                if b.inputJSON.utf8Count < reported.bytes { return false }
+            default:
+                break
+            }
+        }
+        return true
     }
 
     /// The text past `offset` up to the last whole character, advancing `offset`.
@@ -147,8 +193,12 @@ public struct TextDeltaSequence<Base: AsyncSequence>: AsyncSequence where Base.E
 extension TextDeltaSequence: Sendable where Base: Sendable {}
 
 extension AsyncSequence where Element == MessageSnapshot {
-    /// Block started, text, input JSON, citation, block stopped, message stopped.
+    /// Block started, text, input JSON, citation, block stopped, message
+    /// stopped; over snapshots of several messages, each message's events
+    /// in turn, from block 0 (``BlockEventDeriver`` says when a snapshot
+    /// begins a new message).
     public var blockEvents: BlockEventSequence<Self> { BlockEventSequence(base: self) }
-    /// The text of the text blocks as it arrives.
+    /// The text of the text blocks as it arrives, of every message in the
+    /// sequence (the rounds of a tool loop, the final answer included).
     public var textDeltas: TextDeltaSequence<Self> { TextDeltaSequence(base: BlockEventSequence(base: self)) }
 }

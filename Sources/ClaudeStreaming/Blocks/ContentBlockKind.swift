@@ -20,11 +20,11 @@
 //     }
 //     extension WidgetBlock: ContentBlockKind {
 //         static let types: Set<String> = ["widget"]
-//         static let deltas: [String: Delta<Self>] = ["widget_delta": Delta(_addPart)]
+//         static let deltas: [String: Delta<Self>] = ["widget_delta": Delta(addPart)]
 //         init(_start start: JSONValue, type: String, isComplete: Bool) { … }
 //         var wrapped: ContentBlock { .widget(self) }
 //         var detail: String { "\(parts.count) parts" }
-//         private static func _addPart(_ block: inout WidgetBlock, _ delta: JSONValue) { … }
+//         private static func addPart(_ block: inout WidgetBlock, _ delta: JSONValue) { … }
 //     }
 //
 //     // ContentBlock.swift: the case, its `visit` line, its `kinds` entry

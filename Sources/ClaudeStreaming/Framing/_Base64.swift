@@ -28,7 +28,7 @@ enum Base64Outcome: Equatable {
 /// `out` when it is too small.
 /// - Complexity: O(`text.count`).
 func decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Base64Outcome {
-    _grow(&out, toDecode: text.count)
+    makeRoom(&out, toDecode: text.count)
     var result = 0
     let status = out.withUnsafeMutableBufferPointer { buffer in
         _base64_decode(text.baseAddress, text.count, buffer.baseAddress, buffer.count, &result)
@@ -51,7 +51,7 @@ func decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Ba
 /// - Complexity: O(length of the text before the quote).
 @inline(__always)
 func decodeBase64String(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> (length: Int, count: Int)? {
-    _grow(&out, toDecode: text.count)
+    makeRoom(&out, toDecode: text.count)
     var length = 0
     var result = 0
     let status = out.withUnsafeMutableBufferPointer { buffer in
@@ -66,7 +66,7 @@ func decodeBase64String(_ text: UnsafeRawBufferPointer, into out: inout [UInt8])
 /// bytes of slack let the AVX2 blocks store their full width up to the
 /// last whole block. The buffer is never shrunk or cleared.
 @inline(__always)
-private func _grow(_ out: inout [UInt8], toDecode count: Int) {
+private func makeRoom(_ out: inout [UInt8], toDecode count: Int) {
     let needed = count / 4 * 3 + 32
     if out.count < needed { out.append(contentsOf: repeatElement(0, count: needed - out.count)) }
 }

@@ -100,18 +100,18 @@ public struct SystemBlock: Sendable, Hashable, Codable {
 /// The bytes can be made on first use: a response's content is encoded when
 /// it is first sent back (or saved), not while the response is received.
 public struct RawJSON: Sendable, Hashable {
-    let _storage: RawJSONStorage
+    let storage: RawJSONStorage
 
     /// The compact encoding of `value`, made on first use.
     ///
     /// - Complexity: O(size of the value), once.
     public init(_ value: JSONValue) {
-        _storage = RawJSONStorage(.pending { value })
+        storage = RawJSONStorage(.pending { value })
     }
 
     /// The compact encoding of the value `make` gives, both run on first use (once).
     public init(deferred make: @escaping @Sendable () -> JSONValue) {
-        _storage = RawJSONStorage(.pending(make))
+        storage = RawJSONStorage(.pending(make))
     }
 
     /// Bytes that parse as one JSON text, nested at most `maxDepth` deep;
@@ -119,13 +119,13 @@ public struct RawJSON: Sendable, Hashable {
     public init(validating bytes: [UInt8], maxDepth: Int = JSONParserOptions().maxDepth) throws(JSONParseError) {
         var compact: [UInt8] = []
         try JSONValue.parse(bytes, options: JSONParserOptions(maxDepth: maxDepth)).encodeCompact(into: &compact)
-        _storage = RawJSONStorage(.bytes(compact))
+        storage = RawJSONStorage(.bytes(compact))
     }
 
     /// Compact JSON, valid as a whole.
     ///
     /// - Complexity: O(1) after the first use.
-    public var bytes: [UInt8] { _storage.bytes }
+    public var bytes: [UInt8] { storage.bytes }
 
     /// The parsed value.
     ///
@@ -141,7 +141,7 @@ public struct RawJSON: Sendable, Hashable {
     /// The JSON as text.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    public static func == (lhs: RawJSON, rhs: RawJSON) -> Bool { lhs._storage === rhs._storage || lhs.bytes == rhs.bytes }
+    public static func == (lhs: RawJSON, rhs: RawJSON) -> Bool { lhs.storage === rhs.storage || lhs.bytes == rhs.bytes }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 
@@ -181,7 +181,7 @@ public struct RawJSON: Sendable, Hashable {
     /// found once per value: a long history checks each replayed response
     /// once, not at every request.
     var toolRuleBlocks: [ToolRuleBlock] {
-        _storage.toolBlocks { ToolRuleBlock.scan(RequestEncoder.arrayElements(of: value)) }
+        storage.toolBlocks { ToolRuleBlock.scan(RequestEncoder.arrayElements(of: value)) }
     }
 }
 

@@ -70,6 +70,8 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// The accumulator's event count when a snapshot last went to the
         /// channel, so the end does not hand the consumer the same one twice.
         var deliveredAtEvent = -1
+        /// `didCompleteWithError` has begun: the task has nothing left to cancel.
+        var completed = false
     }
 
     private let state: Mutex<State>
@@ -230,6 +232,9 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if reachedCap { dataTask.cancelWithoutWaiting() }
     }
 
+    /// Whether the task has completed (``urlSession(_:task:didCompleteWithError:)`` began).
+    var isComplete: Bool { state.withLock { $0.completed } }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         session.finishTasksAndInvalidate()
         enum Outcome {
@@ -241,6 +246,7 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         var beganStreaming = false
         let outcome = state.withLock { state -> Outcome in
+            state.completed = true
             if case .sniffing = state.phase {
                 // No body at all: an (empty) stream, reported as the accumulator sees it.
                 state.phase = .streaming

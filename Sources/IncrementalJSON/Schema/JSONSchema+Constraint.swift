@@ -113,9 +113,9 @@ extension JSONSchema {
             case .length(let range): return Self.intLength(value, min: range.lowerBound, max: range.upperBound)
             case .minLength(let bound): return Self.intLength(value, min: bound, max: nil)
             case .maxLength(let bound): return Self.intLength(value, min: nil, max: bound)
-            case .count(let range): return Self._count(value, min: range.lowerBound, max: range.upperBound)
-            case .minCount(let bound): return Self._count(value, min: bound, max: nil)
-            case .maxCount(let bound): return Self._count(value, min: nil, max: bound)
+            case .count(let range): return Self.countViolation(value, min: range.lowerBound, max: range.upperBound)
+            case .minCount(let bound): return Self.countViolation(value, min: bound, max: nil)
+            case .maxCount(let bound): return Self.countViolation(value, min: nil, max: bound)
             }
         }
 
@@ -134,7 +134,7 @@ extension JSONSchema {
             return nil
         }
 
-        private static func _count(_ value: JSONValue, min: Int?, max: Int?) -> String? {
+        private static func countViolation(_ value: JSONValue, min: Int?, max: Int?) -> String? {
             guard let array = value.arrayValue else { return nil }
             if let min, array.count < min { return "\(array.count) items, fewer than \(min)" }
             if let max, array.count > max { return "\(array.count) items, more than \(max)" }

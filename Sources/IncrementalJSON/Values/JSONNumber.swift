@@ -37,13 +37,13 @@ public enum JSONNumberError: Error, Sendable, Hashable, CustomStringConvertible 
 /// Equality and hashing compare the text, so `1.0` and `1` are different
 /// numbers here (as they are different JSON texts).
 public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
-    var _storage: NumberText
+    var storage: NumberText
 
     /// The exact number text, valid RFC 8259 number grammar.
     ///
     /// - Complexity: O(length); decodes (no allocation up to 15 bytes).
     public var text: String {
-        switch _storage {
+        switch storage {
         case .inline: withTextUTF8 { String(decoding: $0, as: UTF8.self) }
         case .long(let text): text
         }
@@ -62,13 +62,13 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     init(_unchecked text: String) {
         var copy = text
         let inline = copy.withUTF8 { NumberText(inlining: $0) }
-        _storage = inline ?? .long(text)
+        storage = inline ?? .long(text)
     }
 
     /// A number whose UTF-8 text the caller guarantees to be valid.
     @inline(__always)
     init(_unchecked bytes: UnsafeBufferPointer<UInt8>) {
-        _storage = NumberText(inlining: bytes) ?? .long(String(decoding: bytes, as: UTF8.self))
+        storage = NumberText(inlining: bytes) ?? .long(String(decoding: bytes, as: UTF8.self))
     }
 
     /// The number with `value`'s decimal text.
@@ -92,7 +92,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// Calls `body` with the number's UTF-8 text, without allocating.
     func withTextUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        switch _storage {
+        switch storage {
         case .inline(let low, let high):
             var words = (low, high)
             let count = NumberText.inlineCount(low, high)
@@ -105,7 +105,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
-        switch (lhs._storage, rhs._storage) {
+        switch (lhs.storage, rhs.storage) {
         case (.inline(let a0, let a1), .inline(let b0, let b1)): a0 == b0 && a1 == b1
         case (.long(let a), .long(let b)): a == b
         // Text of up to 16 bytes is always inline, so the forms never match.

@@ -40,6 +40,12 @@ func toolUse(_ id: String, _ name: String, _ input: String) -> String {
 
 let textBlock = #"{"type":"text","text":"Done."}"#
 
+/// The answers of a round in which the model calls tool `name` once, then
+/// of the text that ends the turn.
+func oneCallThenText(_ name: String, id: String = "toolu_1", input: String = "{}") -> [[String: Any]] {
+    [response([toolUse(id, name, input)], stop: "tool_use"), response([textBlock], stop: "end_turn")]
+}
+
 /// The content of the last message of a request body (the tool results of a round).
 func lastResults(_ body: JSONValue) -> [JSONValue] {
     Array(body["messages"]?.arrayValue?.last?["content"]?.arrayValue ?? JSONArray())

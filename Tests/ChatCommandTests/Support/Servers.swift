@@ -16,6 +16,12 @@ final class ChatScript {
 
     init() throws { server = try LoopbackServer.start() }
 
+    /// A server of its own that answers the requests with `answers`, in order.
+    convenience init(_ answers: [[String: Any]]) throws {
+        try self.init()
+        try load(answers)
+    }
+
     deinit { server.stop() }
 
     var base: String { server.base("chat").absoluteString }

@@ -1,4 +1,4 @@
-// The worked example of the README's design notes, run for real: a made-up
+// The worked example atop ContentBlockKind.swift, run for real: a made-up
 // `widget` block type with its own `widget_delta`, added to a copy of the
 // package the way a contributor would add one, then built and streamed.
 //
@@ -35,7 +35,7 @@ import Testing
 
         extension WidgetBlock: ContentBlockKind {
             static let types: Set<String> = ["widget"]
-            static let deltas: [String: Delta<Self>] = ["widget_delta": Delta(_addPart)]
+            static let deltas: [String: Delta<Self>] = ["widget_delta": Delta(addPart)]
 
             init(_start start: JSONValue, type: String, isComplete: Bool) {
                 self.init(start: start, parts: [], isComplete: isComplete)
@@ -45,7 +45,7 @@ import Testing
             var blockJSON: JSONValue { start.replacingFields([("parts", .array(parts.map { .string($0) }))]) }
             var detail: String { "\(parts.count) parts" }
 
-            private static func _addPart(_ block: inout WidgetBlock, _ delta: JSONValue) {
+            private static func addPart(_ block: inout WidgetBlock, _ delta: JSONValue) {
                 block.parts.append(delta["part"]?.stringValue ?? "")
             }
         }

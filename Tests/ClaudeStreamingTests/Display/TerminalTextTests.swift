@@ -53,13 +53,12 @@ import Testing
 /// `swift test --filter FuzzRegression` finds).
 @Suite struct TerminalTextFuzzRegressionTests {
     @Test func fuzzCorpusIsPresent() {
-        #expect(FuzzCorpus.inputs("terminal-text").filter { $0.hasPrefix("seeds/") }.count >= 10)
+        #expect(FuzzCorpus.seeds("terminal-text").count >= 10)
     }
 
     @Test(arguments: FuzzCorpus.inputs("terminal-text"))
     func fuzzPropertyHolds(input: String) throws {
-        let data = try FuzzCorpus.bytes("terminal-text", input)
-        let failure = data.withUnsafeBytes { TerminalTextFuzzProperty.check($0) }
+        let failure = try FuzzCorpus.failure("terminal-text", input, of: TerminalTextFuzzProperty.check)
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }
 

@@ -244,19 +244,18 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def _start_stream(self):
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream; charset=utf-8")
-        self.send_header("transfer-encoding", "chunked")
-        self.send_header("request-id", "req_loopback_stream")
-        self.send_header("connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self._start_chunked("text/event-stream; charset=utf-8", ("request-id", "req_loopback_stream"))
 
     def _start_event_stream(self):
+        self._start_chunked("application/vnd.amazon.eventstream", ("x-amzn-requestid", "req_loopback_bedrock"))
+
+    def _start_chunked(self, content_type, request_id):
+        """A 200 whose body follows in chunks, then the connection closes;
+        `request_id` is the (header, value) the cloud names requests by."""
         self.send_response(200)
-        self.send_header("content-type", "application/vnd.amazon.eventstream")
+        self.send_header("content-type", content_type)
         self.send_header("transfer-encoding", "chunked")
-        self.send_header("x-amzn-requestid", "req_loopback_bedrock")
+        self.send_header(*request_id)
         self.send_header("connection", "close")
         self.end_headers()
         self.close_connection = True

@@ -9,13 +9,12 @@ import Testing
 
 @Suite struct TransportFramesFuzzRegressionTests {
     @Test func corpusIsPresent() {
-        #expect(FuzzCorpus.inputs("transport-frames").filter { $0.hasPrefix("seeds/") }.count >= 5)
+        #expect(FuzzCorpus.seeds("transport-frames").count >= 5)
     }
 
     @Test(arguments: FuzzCorpus.inputs("transport-frames"))
     func propertyHolds(input: String) throws {
-        let data = try FuzzCorpus.bytes("transport-frames", input)
-        let failure = data.withUnsafeBytes { TransportFrameFuzzProperty.check($0) }
+        let failure = try FuzzCorpus.failure("transport-frames", input) { TransportFrameFuzzProperty.check($0) }
         #expect(failure == nil, "\(input): \(failure ?? "")")
     }
 

@@ -3,15 +3,35 @@
 // and the sources listed once at the end. Markers are plain ASCII so tools
 // reading the output can find them.
 
-import ClaudeStreaming
-
-struct CitationSources {
-    /// One line per source, in the order they were first cited.
-    private(set) var lines: [String] = []
+/// Numbers the sources citations point to, in the order they are first
+/// cited: text ends each cited passage with markers such as `[1][3]`, and
+/// the sources are listed once, by number.
+///
+/// ```swift
+/// var sources = CitationSources()
+/// for case .text(let block) in snapshot.content {
+///     print(block.text.string + sources.markers(for: block.citations), terminator: "")
+/// }
+/// for (number, line) in zip(1..., sources.lines) { print("[\(number)] \(line)") }
+/// ```
+///
+/// Two citations of one source (one URL, one document's page range) share
+/// a number. Lines hold server text as sent: pass them through
+/// ``TerminalText`` before a terminal shows them.
+public struct CitationSources: Sendable {
+    /// One line per source, in the order they were first cited: a title and
+    /// `<url>`, or a document and its pages.
+    public private(set) var lines: [String] = []
     private var numbers: [String: Int] = [:]
 
-    /// The source's number (1-based), giving it the next one when new.
-    mutating func number(for citation: Citation) -> Int {
+    /// No source numbered yet.
+    public init() {}
+
+    /// The number (from 1) of the source `citation` points to; a source not
+    /// seen before gets the next one.
+    ///
+    /// - Complexity: O(1) amortised, plus the size of the citation.
+    public mutating func number(for citation: Citation) -> Int {
         let (key, line) = Self.describe(citation)
         if let known = numbers[key] { return known }
         lines.append(line)
@@ -19,8 +39,8 @@ struct CitationSources {
         return lines.count
     }
 
-    /// `[1][3]`: the distinct sources of `citations`, in order.
-    mutating func markers(for citations: some Sequence<Citation>) -> String {
+    /// `[1][3]`: the numbers of the distinct sources of `citations`, in order.
+    public mutating func markers(for citations: some Sequence<Citation>) -> String {
         var seen: Set<Int> = []
         var text = ""
         for citation in citations {
@@ -30,9 +50,10 @@ struct CitationSources {
         return text
     }
 
-    /// What identifies a source (two citations of one page share a number)
-    /// and the line that names it: title and URL, or document and page.
-    static func describe(_ citation: Citation) -> (key: String, line: String) {
+    /// What identifies the source of `citation` (two citations of one page
+    /// share it) and the line that names it: `Title <url>`, or
+    /// `document 0 "Report", pages 3–4` (the API's end page is exclusive).
+    public static func describe(_ citation: Citation) -> (key: String, line: String) {
         let json = citation.json
         func int(_ key: String) -> Int? { try? json[key]?.numberValue?.int() }
         func string(_ key: String) -> String? { json[key]?.stringValue }

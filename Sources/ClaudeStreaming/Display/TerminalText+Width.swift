@@ -9,52 +9,54 @@ import Glibc
 import Darwin
 #endif
 
-enum DisplayWidth {
-    /// Columns of the terminal on standard output; 80 when it cannot be asked.
-    static func terminalColumns() -> Int {
+extension TerminalText {
+    /// The width of the terminal on `fileDescriptor` in columns; nil when it
+    /// is not a terminal or does not say.
+    public static func columns(ofTerminal fileDescriptor: Int32) -> Int? {
         var size = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
-    /// Columns one grapheme cluster takes: its widest scalar (a base letter
-    /// with combining marks is 1, an emoji sequence joined by ZWJ is 2).
-    static func columns(of character: Character) -> Int {
+    /// Columns `character` takes on a terminal: its widest scalar, so a
+    /// letter with combining marks takes 1 and an emoji sequence joined by
+    /// ZWJ takes 2; text presentation turned into emoji by VS16 (`☂️`) takes 2.
+    public static func columns(of character: Character) -> Int {
         var widest = 0
         for scalar in character.unicodeScalars { widest = max(widest, columns(of: scalar)) }
-        // Text presentation turned into emoji by VS16 (e.g. ☂️) is drawn wide.
         if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { widest = 2 }
         return widest
     }
 
-    static func columns(of scalar: Unicode.Scalar) -> Int {
-        let value = scalar.value
-        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+    /// Columns `scalar` takes on its own: 0 for controls, combining and
+    /// format characters, 2 for emoji presentation and East Asian wide or
+    /// fullwidth characters, else 1.
+    public static func columns(of scalar: Unicode.Scalar) -> Int {
+        if isControl(scalar) { return 0 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break
         }
         if scalar.properties.isEmojiPresentation { return 2 }
-        return isEastAsianWide(value) ? 2 : 1
+        return isEastAsianWide(scalar.value) ? 2 : 1
     }
 
-    /// `text` cut so that it fits in `columns` columns, with `…` where it was cut.
+    /// `text` cut so that it fits in `columns` columns, with `…` (one
+    /// column) where it was cut; a text that fits comes back as it is.
     ///
-    /// - Complexity: O(columns): it stops reading at the cut.
-    static func fit(_ text: String, columns limit: Int) -> (text: String, wasCut: Bool) {
+    /// - Complexity: O(`columns`): reading stops once the text is known
+    ///   not to fit (zero-width characters aside).
+    public static func fitted(_ text: String, columns limit: Int) -> (text: String, wasCut: Bool) {
         var used = 0
-        var end = text.startIndex
+        // Where the ellipsis goes if the text turns out not to fit.
+        var cut = text.startIndex
         var index = text.startIndex
         while index < text.endIndex {
-            let character = text[index]
-            let width = Self.columns(of: character)
-            if used + width > limit - 1 {
-                // Room for the ellipsis: it takes one column.
-                return (String(text[..<end]) + "…", true)
-            }
+            let width = columns(of: text[index])
+            if used + width <= limit - 1 { cut = text.index(after: index) }
             used += width
+            if used > limit { return (String(text[..<cut]) + "…", true) }
             index = text.index(after: index)
-            end = index
         }
         return (text, false)
     }
