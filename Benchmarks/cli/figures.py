@@ -1,40 +1,72 @@
 #!/usr/bin/env python3
-"""Outside figures of the claude-stream command line, each beside its baseline
-in the same run: CPU time from the child's rusage (medians of 7 runs, each
-command alternated with `wc -l` on the same file), peak resident memory, and
-first-event latency on a live pipe.
+"""Outside figures of the claude-stream command line, each printed with its
+command, its baseline in the same run and the load average when it was taken.
+CPU time (user + system) comes from the child's rusage: medians of 7 runs (5
+for the tool stream), each command alternated with `wc -l` on the same file.
+Peak resident memory comes from GNU time, the stream fed through a pipe.
 
-usage: Benchmarks/cli/figures.py [PATH-TO-claude-stream]
-       (default .build/release/claude-stream; build it with
-        swift build -c release --product claude-stream)
+usage: Benchmarks/cli/figures.py [PROGRAM] [--against OTHER]
+  PROGRAM  the claude-stream to measure; without it Benchmarks/cli/build.sh
+           runs first (the release build as installed, with the Swift
+           runtime, Foundation and libstdc++ linked into the program) and
+           .build/release/claude-stream is measured
+  OTHER    another build (say, a plain `swift build -c release`) whose
+           process start is measured in the same alternation as PROGRAM's
 
-Streams are generated here, never stored: 64 MiB of the recorded corpus
-(../shared/corpus/anthropic-sse) repeated, a 63 MB stream of 20-byte text
-deltas, and a 122 MB stream with 16 MiB of tool input streamed in 16-byte
-deltas. The process start alone (a 2 KB input) is measured too: it is the
-floor under every figure (dynamic linking of the Swift runtime and
-Foundation).
+Streams are generated here, never stored: a 63 MB stream of one text block in
+20-byte deltas, and a 122 MB stream with 16 MiB of tool input in 16-byte
+deltas. The process start alone (`replay --final-json` of the bundled
+recording, `events --count` of a 2 KB input) is measured too: it is the floor
+under every figure. When the recorded corpus (../shared/corpus/anthropic-sse)
+is present, `events --count` on 64 MiB of it repeated is measured last.
 """
-import glob, os, resource, statistics, subprocess, sys, tempfile, time
+import argparse, glob, os, statistics, subprocess, sys, tempfile, time
 
-BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/claude-stream"
-CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/corpus/anthropic-sse")
-
-
-def child_cpu(command, stdin=None, stdout=subprocess.DEVNULL):
-    """CPU seconds and peak RSS (KiB) of one run of `command`."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    process = subprocess.Popen(command, stdin=subprocess.PIPE if stdin is not None else None, stdout=stdout)
-    if stdin is not None:
-        for piece in stdin():
-            process.stdin.write(piece)
-        process.stdin.close()
-    _, status, usage = os.wait4(process.pid, 0)
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "../../../shared/corpus/anthropic-sse")
+arguments = argparse.ArgumentParser(description="claude-stream's outside figures")
+arguments.add_argument("program", nargs="?")
+arguments.add_argument("--against", help="another build whose process start is measured beside PROGRAM's")
+options = arguments.parse_args()
+if options.program:
+    BINARY = options.program
+else:
+    subprocess.run(["bash", os.path.join(HERE, "build.sh")], check=True, stdout=sys.stderr)
+    BINARY = os.path.normpath(os.path.join(HERE, "../../.build/release/claude-stream"))
 
 
-def best_of(runs, command):
-    return min(child_cpu(command)[0] for _ in range(runs))
+def load():
+    return "load " + " ".join(f"{l:.2f}" for l in os.getloadavg())
+
+
+def figure(text):
+    print(f"{text}  [{load()}]", flush=True)
+
+
+# GNU time reports the peak of a child it forked itself, a small process: a
+# child started from this script (vfork, then exec) starts its ru_maxrss at
+# this script's resident size (the 1 KiB figure read 15.7 MiB against 12.4
+# MiB through time).
+PEAK_METER = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
+def child_cpu(command, piped_from=None, peak_metered=False):
+    """CPU seconds and peak RSS (KiB) of one run of `command`, its stdin the
+    output of `cat piped_from` when given; with `peak_metered` the peak
+    comes from GNU time (and the CPU time includes its own)."""
+    meter = PEAK_METER if peak_metered else None
+    with tempfile.NamedTemporaryFile("r") as peak_file:
+        metered = [meter, "-f", "%M", "-o", peak_file.name] + command if meter else command
+        cat = subprocess.Popen(["cat", piped_from], stdout=subprocess.PIPE) if piped_from else None
+        process = subprocess.Popen(metered, stdin=cat.stdout if cat else None, stdout=subprocess.DEVNULL)
+        if cat:
+            cat.stdout.close()  # the child holds the pipe's only reading end
+        _, status, usage = os.wait4(process.pid, 0)
+        if cat:
+            cat.wait()
+        lines = peak_file.read().split()
+        peak = int(lines[-1]) if meter and lines and lines[-1].isdigit() else usage.ru_maxrss
+    return usage.ru_utime + usage.ru_stime, peak, os.waitstatus_to_exitcode(status)
 
 
 def alternated(commands, runs=7):
@@ -43,7 +75,10 @@ def alternated(commands, runs=7):
     for round in range(runs):
         order = range(len(commands)) if round % 2 == 0 else reversed(range(len(commands)))
         for index in order:
-            times[index].append(child_cpu(commands[index])[0])
+            seconds, _, status = child_cpu(commands[index])
+            if status != 0:
+                sys.exit(f"{' '.join(commands[index])}: exit {status}")
+            times[index].append(seconds)
     return [statistics.median(t) for t in times]
 
 
@@ -74,8 +109,6 @@ def text_delta_stream(path, size=63_000_000):
 
 def realistic_stream(path, size=64 << 20):
     recordings = sorted(glob.glob(os.path.join(CORPUS, "*.sse")))
-    if not recordings:
-        sys.exit("corpus absent: " + CORPUS)
     body = b"".join(open(name, "rb").read() for name in recordings)
     with open(path, "wb") as out:
         written = 0
@@ -113,43 +146,60 @@ def first_event_latency():
     return latency
 
 
-# Memory first, while this script is small: a forked child starts with the
-# parent's resident pages, and ru_maxrss would count them.
-size = sum(len(p) for p in tool_input_stream())
-small_peak = child_cpu([BINARY, "replay", "--final-json", "-"], stdin=lambda: tool_input_stream(1 << 10))[1]
-cpu, peak, status = child_cpu([BINARY, "replay", "--final-json", "-"], stdin=tool_input_stream)
-print(f"replay --final-json, {size / 1e6:.1f} MB stream with 16 MiB of tool input through a pipe: peak RSS {peak / 1024:.1f} MiB "
-      f"(exit {status}, {cpu:.2f} s CPU); same command on a 1 KiB input: {small_peak / 1024:.1f} MiB")
-latencies = sorted(first_event_latency() for _ in range(5))
-print("first event of a live pipe: " + ", ".join(f"{l * 1000:.1f} ms" for l in latencies))
+def ms(seconds):
+    return f"{seconds * 1000:.1f} ms"
 
+
+print(f"{BINARY}{' against ' + options.against if options.against else ''}; {time.strftime('%Y-%m-%d %H:%M')}")
 with tempfile.TemporaryDirectory() as directory:
     tiny = os.path.join(directory, "tiny.sse")
     with open(tiny, "wb") as out:
         out.write(b"data: {}\n\n" * 200)
-    start_events, start_replay, start_wc = alternated([[BINARY, "events", "--count", tiny], [BINARY, "replay", "--final-json", tiny],
-                                                       ["wc", "-l", tiny]], runs=9)
-    print(f"process start (2 KB input): events {start_events * 1000:.1f} ms, replay {start_replay * 1000:.1f} ms CPU; wc -l {start_wc * 1000:.1f} ms")
-
-    stream = os.path.join(directory, "stream.sse")
-    realistic_stream(stream)
-    events, wc = alternated([[BINARY, "events", "--count", stream], ["wc", "-l", stream]])
-    print(f"events --count, 64 MiB of recorded streams: {events:.4f} s CPU; wc -l {wc:.4f} s; ratio {events / max(wc, 1e-9):.2f}x")
-
     text = os.path.join(directory, "text.sse")
     text_delta_stream(text)
-    size = os.path.getsize(text)
-    events, replay, wc = alternated([[BINARY, "events", "--count", text], [BINARY, "replay", "--final-json", text], ["wc", "-l", text]])
-    print(f"{size / 1e6:.0f} MB of 20-byte text deltas: events --count {events:.4f} s = {events / wc:.2f}x wc -l; "
-          f"replay --final-json {replay:.4f} s = {replay / wc:.2f}x wc -l ({wc:.4f} s); "
-          f"beyond the process start: events {(events - start_events) / wc:.2f}x, replay {(replay - start_replay) / wc:.2f}x")
-    text_peak = child_cpu([BINARY, "replay", "--final-json", "-"], stdin=lambda: iter([open(text, "rb").read()]))[1]
-    print(f"replay --final-json of the same through a pipe: peak RSS {text_peak / 1024:.1f} MiB")
-
     tool = os.path.join(directory, "tool.sse")
     with open(tool, "wb") as out:
         for piece in tool_input_stream():
             out.write(piece)
+    small = os.path.join(directory, "small.sse")
+    with open(small, "wb") as out:
+        for piece in tool_input_stream(0):
+            out.write(piece)
+
+    programs = [BINARY] + ([options.against] if options.against else [])
+    starts = alternated([[p, "replay", "--final-json"] for p in programs]
+                        + [[p, "events", "--count", tiny] for p in programs] + [["wc", "-l", tiny]], runs=9)
+    for index, program in enumerate(programs):
+        figure(f"process start, CPU: `{program} replay --final-json` (bundled recording) {ms(starts[index])}, "
+               f"`events --count tiny.sse` (2 KB) {ms(starts[len(programs) + index])}; `wc -l tiny.sse` {ms(starts[-1])}")
+    start_replay, start_events = starts[0], starts[len(programs)]
+
+    size = os.path.getsize(text)
+    events, replay, wc = alternated([[BINARY, "events", "--count", text], [BINARY, "replay", "--final-json", text], ["wc", "-l", text]])
+    figure(f"`events --count text.sse` ({size / 1e6:.0f} MB of 20-byte text deltas): {ms(events)} CPU = {events / wc:.2f}x "
+           f"`wc -l text.sse` ({ms(wc)}) [target <= 3x]; beyond the process start {(events - start_events) / wc:.2f}x")
+    figure(f"`replay --final-json text.sse`: {ms(replay)} CPU = {replay / wc:.2f}x `wc -l text.sse` [target <= 5x]; "
+           f"beyond the process start {(replay - start_replay) / wc:.2f}x")
+
+    size = os.path.getsize(tool)
     tool_cpu, tool_wc = alternated([[BINARY, "replay", "--final-json", tool], ["wc", "-l", tool]], runs=5)
-    print(f"replay --final-json, {os.path.getsize(tool) / 1e6:.1f} MB stream of 16 MiB tool input: {tool_cpu:.3f} s CPU = "
-          f"{os.path.getsize(tool) / tool_cpu / 1e6:.0f} MB/s of stream; wc -l {tool_wc:.4f} s")
+    figure(f"`replay --final-json tool.sse` ({size / 1e6:.1f} MB, 16 MiB of tool input in 16-byte deltas): {tool_cpu:.3f} s CPU = "
+           f"{size / tool_cpu / 1e6:.0f} MB/s of stream [target >= 200 MB/s]; `wc -l tool.sse` {ms(tool_wc)}")
+
+    for name, path in [("tool.sse", tool), ("text.sse", text), ("small.sse", small)]:
+        cpu, peak, status = child_cpu([BINARY, "replay", "--final-json", "-"], piped_from=path, peak_metered=True)
+        if status != 0:
+            sys.exit(f"cat {path} | replay --final-json -: exit {status}")
+        what = f"the floor, a {os.path.getsize(small)}-byte tool stream" if path == small else "target <= 64 MiB"
+        figure(f"peak RSS, `cat {name} | {os.path.basename(BINARY)} replay --final-json -`: {peak / 1024:.1f} MiB "
+               f"({cpu:.2f} s CPU with GNU time's own) [{what}]")
+
+    latencies = sorted(first_event_latency() for _ in range(5))
+    figure("first event of a live pipe (`events`, 5 runs): " + ", ".join(ms(l) for l in latencies))
+
+    if glob.glob(os.path.join(CORPUS, "*.sse")):
+        stream = os.path.join(directory, "corpus.sse")
+        realistic_stream(stream)
+        events, wc = alternated([[BINARY, "events", "--count", stream], ["wc", "-l", stream]])
+        figure(f"`events --count corpus.sse` (64 MiB of the recorded corpus repeated): {ms(events)} CPU = {events / wc:.2f}x "
+               f"`wc -l corpus.sse` ({ms(wc)})")

@@ -16,6 +16,8 @@ import Darwin
 struct FinalJSONPrinter {
     var out = OutputWriter(fileDescriptor: 1)
     private var printedIndex = -1
+    /// How many of the accumulator's finished messages were looked at.
+    private var completedSeen = 0
     private var inputFailures: [String] = []
 
     /// Prints `snapshot` if it is a complete message not printed yet (or,
@@ -25,6 +27,16 @@ struct FinalJSONPrinter {
         printedIndex = snapshot.messageIndex
         out.writeJSONLine(snapshot.messageJSON())
         inputFailures += ToolInputCheck.failures(in: snapshot)
+    }
+
+    /// Prints each message of `completed` (the accumulator's finished
+    /// messages, in order) that was not printed yet.
+    ///
+    /// - Complexity: O(1) when none is new.
+    mutating func showCompleted(_ completed: [MessageSnapshot]) {
+        guard completed.count > completedSeen else { return }
+        for snapshot in completed[completedSeen...] { show(snapshot, forced: false) }
+        completedSeen = completed.count
     }
 
     mutating func end() -> Int32 {

@@ -58,6 +58,7 @@ struct StreamInput {
     /// Size of the one read buffer: large enough that a fast producer costs
     /// few system calls, small enough to stay a rounding error of memory.
     static let pieceSize = 1 << 18
+    static let pieceAlignment = 4096
 
     /// The first bytes of the input, kept to say what it is when it held no event.
     private(set) var head: [UInt8] = []
@@ -106,7 +107,11 @@ struct StreamInput {
             _ = bundled.withUnsafeBytes { body($0) }
             return
         }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: 16)
+        // Page-aligned: malloc hands out a buffer this large at 16 bytes past a
+        // page, and the kernel's copy into a destination not aligned like the
+        // page cache's source took twice as long (events --count, 63 MB: 89.8
+        // ms of CPU against 48.2 ms page-aligned; wc -l 20.3 ms).
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: Self.pieceAlignment)
         defer { buffer.deallocate() }
         while true {
             let count = read(descriptor, buffer.baseAddress, buffer.count)

@@ -117,6 +117,22 @@ struct CommandLineTests {
         #expect(result.stderr.contains("message_start before the previous message_stop"))
     }
 
+    @Test func aMessageFinishedBeforeAFailureIsStillPrinted() throws {
+        // Two messages; with --single the second message_start is an error,
+        // in the same read as the first message's message_stop.
+        let twice = try CLI.temporaryFile(DemoRecording.bytes + DemoRecording.bytes)
+        let reference = try CLI.run(["replay", "--final-json"])
+        for flags in [[], ["--chunk", "1"], ["--random-chunks", "7"]] {
+            let single = try CLI.run(["replay", "--final-json", "--single", twice] + flags)
+            #expect(single.status == 1, "\(flags)")
+            #expect(single.stdout == reference.stdout, "\(flags)")
+            #expect(single.stderr.contains("message_start"), "\(flags)")
+            let sequential = try CLI.run(["replay", "--final-json", twice] + flags)
+            #expect(sequential.status == 0, "\(flags)")
+            #expect(sequential.stdout == reference.stdout + reference.stdout, "\(flags)")
+        }
+    }
+
     @Test func eventsPrintsOneLinePerEvent() throws {
         let result = try CLI.run(["events"], input: Array("event: a\ndata: x\nid: 7\nretry: 15\n\ndata: y\n\n".utf8))
         #expect(result.status == 0)

@@ -58,7 +58,11 @@ extension TextBlock: ContentBlockKind {
     }
 
     var blockJSON: JSONValue {
-        var fields: [(String, JSONValue)] = [("text", .string(text.string))]
+        // The text's own bytes, shared: they are valid UTF-8 (every delta
+        // came through the JSON scanner or parser, the start's text is a
+        // String), so encoding them writes what decoding them to a String
+        // first would, without the decode and the copy.
+        var fields: [(String, JSONValue)] = [("text", JSONValue(.string(text)))]
         // Streamed fields are written over the start object only when
         // they differ from what it already says: a start with the key
         // twice (different values, the last one counting) then encodes

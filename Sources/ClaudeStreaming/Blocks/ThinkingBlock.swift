@@ -28,7 +28,8 @@ extension ThinkingBlock: ContentBlockKind {
     var wrapped: ContentBlock { .thinking(self) }
 
     var blockJSON: JSONValue {
-        var fields: [(String, JSONValue)] = [("thinking", .string(thinking.string))]
+        // Shared, not decoded: valid UTF-8 for the reason TextBlock gives.
+        var fields: [(String, JSONValue)] = [("thinking", JSONValue(.string(thinking)))]
         if let signature, start["signature"]?.stringValue != signature {
             fields.append(("signature", .string(signature)))
         }

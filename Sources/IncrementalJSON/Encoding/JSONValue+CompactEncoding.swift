@@ -104,22 +104,39 @@ func encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, _
 }
 
 /// Escapes a quote, backslash or control byte; an invalid UTF-8 byte becomes U+FFFD.
+/// Byte by byte: appending a string literal's UTF-8 view cost about 200
+/// instructions per escape, a sixth of the final JSON of a stream of short
+/// text deltas.
 private func encodeSpecial(_ b: UInt8, into out: inout [UInt8]) {
+    let letter: UInt8
     switch b {
-    case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-    case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-    case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-    case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-    case 0x09: out.append(contentsOf: #"\t"#.utf8)
-    case 0x08: out.append(contentsOf: #"\b"#.utf8)
-    case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): letter = b
+    case 0x0A: letter = UInt8(ascii: "n")
+    case 0x0D: letter = UInt8(ascii: "r")
+    case 0x09: letter = UInt8(ascii: "t")
+    case 0x08: letter = UInt8(ascii: "b")
+    case 0x0C: letter = UInt8(ascii: "f")
     case 0..<0x20:
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        out.append(contentsOf: #"\u00"#.utf8)
-        out.append(hex[Int(b >> 4)])
-        out.append(hex[Int(b & 0xF)])
-    default: out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+        out.append(UInt8(ascii: "\\"))
+        out.append(UInt8(ascii: "u"))
+        out.append(UInt8(ascii: "0"))
+        out.append(UInt8(ascii: "0"))
+        out.append(hexDigit(b >> 4))
+        out.append(hexDigit(b & 0xF))
+        return
+    default:
+        out.append(0xEF)
+        out.append(0xBF)
+        out.append(0xBD)
+        return
     }
+    out.append(UInt8(ascii: "\\"))
+    out.append(letter)
+}
+
+/// The lowercase hexadecimal digit of `nibble` (0...15).
+private func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
 }
 
 /// Length of the well-formed UTF-8 sequence at `i` (within `end`), or nil.
