@@ -73,4 +73,44 @@ import Testing
         #expect(value.compactJSON == "\"a\u{FFFD}\\\"\\n\\u0001\"")
         #expect(try JSONValue.parse(value.compactJSON).stringValue == "a\u{FFFD}\"\n\u{1}")
     }
+
+    /// Written in pieces of any size, a string with multi-byte characters
+    /// across every piece boundary, escapes and ill-formed bytes encodes to
+    /// the same JSON as written whole, and to what a scalar-by-scalar
+    /// escaper writes (ill-formed bytes as U+FFFD).
+    @Test func stringsWrittenInPiecesEqualTheWholeAndTheReference() throws {
+        var bytes: [UInt8] = []
+        for round in 0..<12 {
+            bytes += Array("plain ascii ".utf8) + Array("é—☔😀".utf8) + [0x22, 0x5C, 0x0A, 0x01]
+            if round % 3 == 0 { bytes += [0xC3] }  // a lead byte without its continuation
+            if round % 4 == 1 { bytes += [0xED, 0xA0, 0x80] }  // a surrogate, ill-formed in UTF-8
+            bytes += Array(String(repeating: "x", count: round).utf8)
+        }
+        var text = AppendOnlyText()
+        text.append(utf8: bytes)
+        let value = JSONValue(.string(text))
+        let whole = value.compactJSON
+        var reference = "\""
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            switch scalar {
+            case "\"": reference += "\\\""
+            case "\\": reference += "\\\\"
+            case "\n": reference += "\\n"
+            case "\u{1}": reference += "\\u0001"
+            default: reference.unicodeScalars.append(scalar)
+            }
+        }
+        reference += "\""
+        #expect(whole == reference)
+        for limit in 16...40 {
+            var out: [UInt8] = []
+            var written: [UInt8] = []
+            value.encodeCompact(into: &out, drainingAt: limit) { piece in
+                written += piece
+                piece.removeAll(keepingCapacity: true)
+            }
+            written += out
+            #expect(String(decoding: written, as: UTF8.self) == whole, "limit \(limit)")
+        }
+    }
 }
