@@ -191,17 +191,7 @@ enum ManyStreamsBenchmarks {
                     }
                     blackHole(arrays.count)
                 },
-                {
-                    for _ in 0..<count {
-                        var array: [UInt8] = []
-                        var offset = 0
-                        while offset < raw.count {
-                            array.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + 1024)]))
-                            offset += 1024
-                        }
-                        blackHole(array.count)
-                    }
-                })
+                { appendOneAtATime(stream, streams: count) })
         }
         return BenchmarkResult(
             suite: "many", name: "floor: the same chunks appended to \(count) byte arrays, round-robin",
@@ -260,6 +250,8 @@ enum ManyStreamsBenchmarks {
             bytes: 2 * count * stream.count, seconds: scaling.two, baselineName: "one thread", baselineSeconds: scaling.one)
     }
 
+    /// Each stream's chunks appended to a byte array of its own, one stream
+    /// at a time (each array dropped when full).
     @inline(never)
     static func appendOneAtATime(_ stream: [UInt8], streams count: Int) {
         stream.withUnsafeBytes { raw in
