@@ -34,8 +34,11 @@ import Testing
         #expect(stoppedBy?.exitStatus == 3)
         #expect(result.isError)
         #expect(result.content.stringValue?.contains("interrupted") == true, "\(result.content)")
-        // Far below the command's 600 s; loose, as in ShellToolTests.
-        #expect(clock.now - start < .seconds(300))
+        // Before the command could have ended by itself (600 s, and the
+        // tool's own limit 600 s): it was killed at the deadline. Loose: under
+        // AddressSanitizer on a busy machine the whole test process was seen
+        // starved of CPU for 330 s.
+        #expect(clock.now - start < .seconds(590))
         // A deadline stops its own run only.
         let (_, next) = await RunInterruption.run(deadline: nil, handlingSignals: false) { 1 }
         #expect(next == nil)

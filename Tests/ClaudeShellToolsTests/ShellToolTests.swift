@@ -68,9 +68,10 @@ private func object(_ text: String) throws -> JSONValue { try JSONValue.parse(Ar
         let limits = ShellToolLimits(timeout: .milliseconds(300), grace: .milliseconds(200))
         let start = clock.now
         let result = await tool("trap '' TERM; sleep 600 & wait", limits: limits).run(id: "toolu_1", input: .object([]))
-        // Far below the command's 600 s, yet loose: in the full parallel
-        // `swift test` on 2 cores the whole process was seen to stall ~100 s.
-        #expect(clock.now - start < .seconds(300))
+        // Before the command's 600 s: it was killed, not waited out. Loose:
+        // in the full parallel `swift test` on 2 cores the whole process was
+        // seen starved for ~100 s, under AddressSanitizer for 330 s.
+        #expect(clock.now - start < .seconds(590))
         #expect(result.isError)
         #expect(result.content.stringValue?.contains("stopped after 0.3 s") == true)
     }
@@ -88,9 +89,10 @@ private func object(_ text: String) throws -> JSONValue { try JSONValue.parse(Ar
         try await Task.sleep(for: .milliseconds(300))
         call.cancel()
         let result = await call.value
-        // Far below the command's 600 s, yet loose: in the full parallel
-        // `swift test` on 2 cores the whole process was seen to stall ~100 s.
-        #expect(clock.now - start < .seconds(300))
+        // Before the command's 600 s: it was killed, not waited out. Loose:
+        // in the full parallel `swift test` on 2 cores the whole process was
+        // seen starved for ~100 s, under AddressSanitizer for 330 s.
+        #expect(clock.now - start < .seconds(590))
         #expect(result.isError)
         #expect(result.content.stringValue?.contains("interrupted") == true || result.content.stringValue?.contains("did not run") == true)
     }
