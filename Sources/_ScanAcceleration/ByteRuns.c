@@ -183,8 +183,6 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) siz
 }
 #endif
 
-#else
-
 #endif
 
 static inline int hex_value(uint8_t b) {
@@ -374,8 +372,7 @@ size_t _scan_json_string_run(const uint8_t *p, size_t i, size_t n) {
 }
 
 int _scan_json_string(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
-    if (p == NULL || end == NULL || written == NULL || i >= n) return _scan_string_declined;
-    SCAN_JSON_STRING(first_string_stop_bytes);
+    return _scan_json_string_bytes(p, i, n, out, capacity, end, written);
 }
 
 #endif
