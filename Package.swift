@@ -34,7 +34,7 @@ let package = Package(
     ],
     targets: [
         // MARK: Library modules
-        .target(name: "ServerSentEvents", swiftSettings: strict),
+        .target(name: "ServerSentEvents", dependencies: ["_ScanAcceleration"], swiftSettings: strict),
         // JSON strings scanned 16 or 32 bytes a step, SSE line ends 16; C because Swift cannot emit pmovmskb.
         .target(name: "_ScanAcceleration"),
         // Carry-less-multiplication CRC-32 folding; C because Swift cannot emit PCLMULQDQ.
