@@ -11,66 +11,104 @@
 // field buffer per value, the block's start offset, the limits. When the
 // parser holds nothing (no partial line, no field of an unfinished block,
 // no last event ID, no pending retry) and the chunk holds such a block
-// whole, `wholeBlock` finds its two line ends (memchr, each byte once),
-// checks that no CR lies inside it and that it is within the limits, and
-// dispatches it straight from the chunk; the parser's state is untouched,
-// as the line-by-line path would leave it. Anything else (comments, `id`,
-// `retry`, several `data` lines, CR line ends, a block cut by the chunk's
-// end, a line over the limits) returns nil before dispatching anything,
-// and the block goes line by line, which also reports any error.
+// whole, `usualBlock` finds its two line ends with `_scan_line_end`
+// (inlined SSE2, each byte once; it stops at a CR too, so a CR inside the
+// block is seen in the same pass), checks that both are LF and that the
+// block is within the limits, and dispatches it straight from the chunk;
+// the parser's state is untouched, as the line-by-line path would leave
+// it. Anything else (comments, `id`, `retry`, several `data` lines, CR
+// line ends, a block cut by the chunk's end, a line over the limits) is
+// declined before dispatching anything, and the block goes line by line,
+// which also reports any error. Since the state is untouched, `wholeBlocks`
+// reads one such block after another without checking it again; with a
+// block reader (`readingBlocks`) each boundary is offered to it first, so
+// `wholeBlock` reads one at a time.
 //
 // Worked example: from `p`, `event: ping⏎data: {}⏎⏎…`: `event:` and its
-// space, memchr finds the LF at p+11 (type `ping`); `data:` and its space
-// at p+12, memchr finds the LF at p+20 (data `{}`); p+21 is LF: a blank
-// line. With no CR before p+22, the event goes out with stream offset
-// chunkOffset+p+21 (the blank line's end), and reading goes on at p+22.
+// space, the scan finds the LF at p+11 (type `ping`); `data:` and its
+// space at p+12, the scan finds the LF at p+20 (data `{}`); p+21 is LF: a
+// blank line. The event goes out with stream offset chunkOffset+p+21 (the
+// blank line's end), and reading goes on at p+22. Had the type been
+// `ping⍽` (a CR before the LF), the scan would have stopped at the CR and
+// the block gone line by line.
+
+import _ScanAcceleration
 
 extension SSEParser {
+    /// Dispatches the usual blocks (file comment) from `p` on, one after
+    /// another, and returns where the first other block starts (`p` when
+    /// there is none). The caller has checked that the parser holds
+    /// nothing and has no last event ID.
+    func wholeBlocks(
+        _ chunk: UnsafeRawBufferPointer, from p: Int, chunkOffset: Int,
+        _ onEvent: (borrowing SSEEventView) -> Void
+    ) -> Int {
+        guard let base = chunk.baseAddress else { return p }
+        let n = chunk.count
+        let maxLine = activeLimits.maxLineBytes
+        let maxEvent = activeLimits.maxEventBytes
+        var p = p
+        while true {
+            let next = usualBlock(base, n, from: p, chunkOffset: chunkOffset, maxLine: maxLine, maxEvent: maxEvent, onEvent)
+            if next == p { return p }
+            p = next
+        }
+    }
+
     /// Dispatches the block at `p` if it is the usual one (file comment) and
     /// returns where the next block starts; nil (nothing done) otherwise.
-    /// `nextCR` is the caller's cached index of the next CR at or after its
-    /// position (or less than `p`: not searched yet).
+    /// The caller has checked that the parser holds nothing.
     @inline(__always)
-    mutating func wholeBlock(
-        _ chunk: UnsafeRawBufferPointer, from p: Int, chunkOffset: Int, nextCR: inout Int,
+    func wholeBlock(
+        _ chunk: UnsafeRawBufferPointer, from p: Int, chunkOffset: Int,
         _ onEvent: (borrowing SSEEventView) -> Void
     ) -> Int? {
-        let n = chunk.count
-        // (The caller checked that no block is begun and no line is partial,
-        // so no field or retry is pending either.)
-        guard let base = chunk.baseAddress, n &- p >= 8, lastEventIDBytes.isEmpty else { return nil }
-        var q = p
-        var type = q..<q
-        if base.loadUnaligned(fromByteOffset: q, as: UInt32.self) == eventHead,
-            base.loadUnaligned(fromByteOffset: q &+ 4, as: UInt16.self) == eventTail
-        {
-            var value = q &+ 6
-            if value < n && base.load(fromByteOffset: value, as: UInt8.self) == 0x20 { value &+= 1 }
-            let lineEnd = findByte(chunk, _LF, from: value)
-            guard lineEnd < n, lineEnd &- q <= activeLimits.maxLineBytes else { return nil }
-            type = value..<lineEnd
-            q = lineEnd &+ 1
-        }
-        guard n &- q >= 6, base.loadUnaligned(fromByteOffset: q, as: UInt32.self) == dataHead,
-            base.load(fromByteOffset: q &+ 4, as: UInt8.self) == UInt8(ascii: ":")
-        else { return nil }
-        var value = q &+ 5
-        if base.load(fromByteOffset: value, as: UInt8.self) == 0x20 { value &+= 1 }
-        let lineEnd = findByte(chunk, _LF, from: value)
-        // The blank line's LF must be in the chunk too.
-        guard n &- lineEnd >= 2, base.load(fromByteOffset: lineEnd &+ 1, as: UInt8.self) == _LF,
-            lineEnd &- q <= activeLimits.maxLineBytes, lineEnd &- value <= activeLimits.maxEventBytes
-        else { return nil }
-        if nextCR < p { nextCR = findByte(chunk, _CR, from: p) }
-        guard nextCR > lineEnd &+ 1 else { return nil }
-        onEvent(
-            SSEEventView(
-                data: UnsafeRawBufferPointer(rebasing: chunk[value..<lineEnd]),
-                eventType: type.isEmpty ? nil : UnsafeRawBufferPointer(rebasing: chunk[type]),
-                lastEventID: UnsafeRawBufferPointer(start: nil, count: 0), retry: nil,
-                streamOffset: chunkOffset &+ lineEnd &+ 1))
-        return lineEnd &+ 2
+        guard let base = chunk.baseAddress, lastEventIDBytes.isEmpty else { return nil }
+        let next = usualBlock(
+            base, chunk.count, from: p, chunkOffset: chunkOffset,
+            maxLine: activeLimits.maxLineBytes, maxEvent: activeLimits.maxEventBytes, onEvent)
+        return next == p ? nil : next
     }
+}
+
+/// The usual block at `p` in base[0..<n]: dispatched, and where the next
+/// block starts is returned; `p` (nothing done) when it is not one.
+@inline(__always)
+private func usualBlock(
+    _ base: UnsafeRawPointer, _ n: Int, from p: Int, chunkOffset: Int, maxLine: Int, maxEvent: Int,
+    _ onEvent: (borrowing SSEEventView) -> Void
+) -> Int {
+    guard n &- p >= 8 else { return p }
+    let bytes = base.assumingMemoryBound(to: UInt8.self)
+    var q = p
+    var type = q..<q
+    if base.loadUnaligned(fromByteOffset: q, as: UInt32.self) == eventHead,
+        base.loadUnaligned(fromByteOffset: q &+ 4, as: UInt16.self) == eventTail
+    {
+        var value = q &+ 6
+        if value < n && base.load(fromByteOffset: value, as: UInt8.self) == 0x20 { value &+= 1 }
+        let lineEnd = _scan_line_end(bytes, value, n)
+        guard lineEnd < n, base.load(fromByteOffset: lineEnd, as: UInt8.self) == _LF, lineEnd &- q <= maxLine else { return p }
+        type = value..<lineEnd
+        q = lineEnd &+ 1
+    }
+    guard n &- q >= 6, base.loadUnaligned(fromByteOffset: q, as: UInt32.self) == dataHead,
+        base.load(fromByteOffset: q &+ 4, as: UInt8.self) == UInt8(ascii: ":")
+    else { return p }
+    var value = q &+ 5
+    if base.load(fromByteOffset: value, as: UInt8.self) == 0x20 { value &+= 1 }
+    let lineEnd = _scan_line_end(bytes, value, n)
+    // The blank line's LF must be in the chunk too, and no CR before it.
+    guard n &- lineEnd >= 2, base.load(fromByteOffset: lineEnd, as: UInt8.self) == _LF,
+        base.load(fromByteOffset: lineEnd &+ 1, as: UInt8.self) == _LF, lineEnd &- q <= maxLine, lineEnd &- value <= maxEvent
+    else { return p }
+    onEvent(
+        SSEEventView(
+            data: UnsafeRawBufferPointer(start: base + value, count: lineEnd &- value),
+            eventType: type.isEmpty ? nil : UnsafeRawBufferPointer(start: base + type.lowerBound, count: type.count),
+            lastEventID: UnsafeRawBufferPointer(start: nil, count: 0), retry: nil,
+            streamOffset: chunkOffset &+ lineEnd &+ 1))
+    return lineEnd &+ 2
 }
 
 // `even`, `t:`, `data` as words in memory order. Computed, not stored: a

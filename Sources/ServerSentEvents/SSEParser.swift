@@ -14,11 +14,17 @@
 // - `bomState`: how many bytes of a leading UTF-8 BOM were seen at stream
 //   start (a BOM may be split across chunks too).
 //
-// Scanning. Line ends are found with memchr for LF and for CR separately.
-// Each search remembers where it stopped (`nextLF`, `nextCR`), so a chunk
-// without CR is searched for CR once, and every byte is looked at by each
-// search at most once, whatever the chunking. Short tails use a byte loop,
-// which beats two calls into libc for a few bytes (feeding byte by byte).
+// Scanning. Line by line, the LF is found with memchr, then a CR with
+// memchr only up to that LF. Each search remembers where it stopped
+// (`nextLF`; `nextCR`, the first CR before `nextLF`, or `nextLF` when
+// there is none), so every byte is looked at by each search at most once,
+// whatever the chunking. No search runs ahead over the chunk for a CR
+// that may never come: on a stream larger than the cache it would pull
+// the whole chunk from memory before any parsing, a wait that the parsing
+// would otherwise hide. Short tails use a byte loop, which beats two calls
+// into libc for a few bytes (feeding byte by byte). The usual block is
+// read in one step instead (SSEParser+WholeBlock.swift), with one inlined
+// scan that stops at LF or CR.
 //
 // Offsets. `streamPosition` counts every byte fed (BOM included); errors and
 // events carry offsets in that count, which never depend on chunking.
@@ -180,7 +186,9 @@ public struct SSEParser: Sendable {
         while p < n {
             // Between blocks with nothing pending, the usual block
             // (`event:`, `data:`, blank line, LF ends, inside this chunk)
-            // is read in one step; anything else goes line by line below.
+            // is read in one step, a run of them in one call unless a
+            // block reader takes its turn at each boundary; anything else
+            // goes line by line below.
             if blockStartOffset < 0 && lineBuffer.isEmpty {
                 if readsBlocks {
                     let taken = readBlocks(UnsafeRawBufferPointer(rebasing: chunk[p...]), chunkOffset &+ p)
@@ -188,10 +196,13 @@ public struct SSEParser: Sendable {
                         p &+= Swift.min(taken, n &- p)
                         continue
                     }
-                }
-                if let next = wholeBlock(chunk, from: p, chunkOffset: chunkOffset, nextCR: &nextCR, onEvent) {
-                    p = next
-                    continue
+                    if let next = wholeBlock(chunk, from: p, chunkOffset: chunkOffset, onEvent) {
+                        p = next
+                        continue
+                    }
+                } else if lastEventIDBytes.isEmpty {
+                    p = wholeBlocks(chunk, from: p, chunkOffset: chunkOffset, onEvent)
+                    if p == n { break }
                 }
             }
             let end: Int
@@ -199,7 +210,9 @@ public struct SSEParser: Sendable {
                 end = byteScan(chunk, from: p)
             } else {
                 if nextLF < p { nextLF = findByte(chunk, _LF, from: p) }
-                if nextCR < p { nextCR = findByte(chunk, _CR, from: p) }
+                // A CR only up to the LF: no search runs ahead over the
+                // chunk (file comment).
+                if nextCR < p { nextCR = findByte(chunk, _CR, from: p, to: nextLF) }
                 end = min(nextLF, nextCR)
             }
             if end == n {
@@ -271,11 +284,12 @@ public struct SSEParser: Sendable {
     }
 }
 
-/// Index of the first `byte` in `chunk[from...]`, or `chunk.count`.
+/// Index of the first `byte` in `chunk[from..<to]`, or `to`.
 @inline(__always)
-func findByte(_ chunk: UnsafeRawBufferPointer, _ byte: UInt8, from: Int) -> Int {
-    guard let base = chunk.baseAddress, from < chunk.count else { return chunk.count }
-    guard let hit = memchr(base + from, Int32(byte), chunk.count - from) else { return chunk.count }
+func findByte(_ chunk: UnsafeRawBufferPointer, _ byte: UInt8, from: Int, to: Int? = nil) -> Int {
+    let to = to ?? chunk.count
+    guard let base = chunk.baseAddress, from < to else { return to }
+    guard let hit = memchr(base + from, Int32(byte), to - from) else { return to }
     return UnsafeRawPointer(hit) - base
 }
 

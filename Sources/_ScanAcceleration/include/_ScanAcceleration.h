@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "LineEnd.h"
+
 /// The first index in [i, n) that ends a run of a JSON string's contents
 /// that needs no attention, or n: a '"', a '\\', a control byte (< 0x20),
 /// or the lead byte of a UTF-8 sequence that is ill-formed or cut by n.

@@ -97,7 +97,7 @@ import Testing
             platforms: [.macOS(.v15)],
             targets: [
                 .target(name: "_ScanAcceleration"),
-                .target(name: "ServerSentEvents"),
+                .target(name: "ServerSentEvents", dependencies: ["_ScanAcceleration"]),
                 .target(name: "_CRC32Acceleration"),
                 .target(name: "AWSEventStream", dependencies: ["_CRC32Acceleration"]),
                 .target(name: "_Base64Acceleration"),
