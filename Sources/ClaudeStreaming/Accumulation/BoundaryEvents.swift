@@ -19,11 +19,10 @@
 // A start's `content_block` object is kept verbatim in its block (`start`),
 // so it is still a JSON value. But the usual ones repeat byte for byte in
 // every message (`{"type":"text","text":""}`, the empty thinking block), and
-// a block made from a start is a pure function of the start's bytes: so the
-// last two blocks made from starts without an id are remembered by their
-// bytes (`BlockStartCache`), and a start seen before costs one comparison.
-// One that names an id (a tool call, a tool result) never repeats; it has
-// only its object parsed, not the event, and is not remembered.
+// a block made from a start is a pure function of the start's bytes: so
+// those two blocks are made once (`UsualBlockStarts`), and such a start
+// costs one comparison. Any other start (a tool call, whose id is new every
+// time) has only its object parsed, not the event.
 //
 // Worked example: `{"type":"content_block_stop","index":12 }`: the literal
 // `{"type":"content_block_` matches, then `stop","index":`; the digits
@@ -86,51 +85,38 @@ extension ByteReader {
     }
 }
 
-/// The blocks made from the last few `content_block_start` objects, by
-/// their exact bytes (file comment).
+/// The blocks of the two starts the API sends for every text and thinking
+/// block, made once per process (file comment).
 ///
 /// A block is a value whose storages are append-only and shared (see
-/// `AppendOnlyArray`), so handing the same block to two messages is safe:
-/// the first to stream into it extends it, the second copies its own
-/// (empty) prefix. Per accumulator, not shared: the hot path takes no lock.
-struct BlockStartCache: Sendable {
-    /// Starts longer than this are not remembered (a web search result, a
-    /// tool call's filled input): they rarely repeat, and the memory of
-    /// ten thousand open streams counts.
-    static let maxKeyBytes = 96
-    static let capacity = 2
+/// `AppendOnlyArray`), so handing the same block to many messages, on any
+/// thread, is safe: the first to stream into it extends it, any other
+/// copies its own (empty) prefix. Process-wide rather than per stream: ten
+/// thousand open streams would otherwise each hold a copy, and the only
+/// shared cost is a reference count touched once per block, not per event.
+enum UsualBlockStarts {
+    private static let text = made(#"{"type":"text","text":""}"#)
+    private static let thinking = made(#"{"type":"thinking","thinking":"","signature":""}"#)
 
-    private var keys: [[UInt8]] = []
-    private var blocks: [ContentBlock] = []
-    /// The entry the next insertion replaces once full.
-    private var next = 0
-
-    /// The block made from exactly these bytes, if remembered.
+    /// The block made from exactly these bytes, if they are one of the two.
     ///
-    /// - Complexity: O(`bytes.count`).
-    func block(for bytes: UnsafeRawBufferPointer) -> ContentBlock? {
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func block(for bytes: UnsafeRawBufferPointer) -> ContentBlock? {
         guard let start = bytes.baseAddress else { return nil }
-        for slot in keys.indices where keys[slot].count == bytes.count {
-            let same = keys[slot].withUnsafeBytes { key in
-                key.baseAddress.map { bytesEqual($0, start, bytes.count) } ?? false
-            }
-            if same { return blocks[slot] }
+        switch bytes.count {
+        case text.bytes.utf8CodeUnitCount:
+            return bytesEqual(start, text.bytes.utf8Start, bytes.count) ? text.block : nil
+        case thinking.bytes.utf8CodeUnitCount:
+            return bytesEqual(start, thinking.bytes.utf8Start, bytes.count) ? thinking.block : nil
+        default:
+            return nil
         }
-        return nil
     }
 
-    /// Remembers `block` as made from `bytes` (short starts only).
-    mutating func remember(_ block: ContentBlock, for bytes: UnsafeRawBufferPointer) {
-        guard bytes.count <= Self.maxKeyBytes else { return }
-        let key = [UInt8](bytes)
-        if keys.count < Self.capacity {
-            keys.append(key)
-            blocks.append(block)
-            return
-        }
-        keys[next] = key
-        blocks[next] = block
-        next = (next &+ 1) % Self.capacity
+    private static func made(_ bytes: StaticString) -> (bytes: StaticString, block: ContentBlock?) {
+        let object = try? JSONValue.parse(UnsafeRawBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount))
+        return (bytes, object.map { ContentBlock.fromStart($0, isComplete: false) })
     }
 }
 
@@ -154,25 +140,18 @@ extension AccumulatorState {
             try stopBlock(at: index)
             return true
         case .start(let index, let range):
+            // The object alone must parse as deep as it may be inside the event.
+            guard options.json.maxDepth >= 2 else { return nil }
             let bytes = UnsafeRawBufferPointer(rebasing: data[range])
-            if let block = startCache.block(for: bytes) {
+            if let block = UsualBlockStarts.block(for: bytes) {
                 try appendStartedBlock(block)
                 return true
             }
-            // The object alone, as deep as it may be inside the event.
-            guard options.json.maxDepth >= 2 else { return nil }
             var limits = options.json
             limits.maxDepth -= 1
             guard let object = try? JSONValue.parse(bytes, options: limits) else { return nil }
-            guard object.objectValue != nil else {
-                try startBlock(at: index, object)  // reports what the full path reports
-                return true
-            }
-            let block = ContentBlock.fromStart(object, isComplete: false)
-            try appendStartedBlock(block)
-            // A start that names an id (a tool call, its result) never
-            // comes again: remembering it would only push out one that does.
-            if object["id"] == nil && object["tool_use_id"] == nil { startCache.remember(block, for: bytes) }
+            // Not an object: reported as the full path reports it.
+            try startBlock(at: index, object)
             return true
         }
     }

@@ -265,8 +265,6 @@ struct AccumulatorState: Sendable {
     /// The block being streamed, the one writer of its state.
     var streaming = StreamingBlocks()
     var scanner = HotDeltaScanner()
-    /// Blocks made from recent `content_block_start`s (BoundaryEvents.swift).
-    var startCache = BlockStartCache()
 
     /// Whether any text block is structured output (`options`' selection
     /// is not `.none`), asked once here rather than on every text delta.

@@ -93,7 +93,9 @@ import Testing
         return "\(error.kind)"
     }
 
-    let messageStart = #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}"#
+    let messageStart =
+        #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"#
+        + #""usage":{"input_tokens":1,"output_tokens":1}}}"#
     let messageStop = #"{"type":"message_stop"}"#
     let ping = #"{"type": "ping"}"#
     func start(_ index: Int, _ block: String) -> String { #"{"type":"content_block_start","index":\#(index),"content_block":\#(block)}"# }
@@ -104,9 +106,9 @@ import Testing
     let textBlock = #"{"type":"text","text":""}"#
     let thinkingBlock = #"{"type":"thinking","thinking":"","signature":""}"#
 
-    /// Two messages whose blocks come from the same start bytes: the
-    /// remembered block is shared, and each message's text is its own.
-    @Test func rememberedStartsKeepEachMessageApart() throws {
+    /// Two messages whose blocks come from the usual start bytes: the block
+    /// made once is shared, and each message's text is its own.
+    @Test func usualStartsKeepEachMessageApart() throws {
         let message = [
             messageStart, ping, start(0, thinkingBlock), stop(0), start(1, textBlock), text(1, "one"), stop(1),
             start(2, #"{"type":"tool_use","id":"toolu_1","name":"f","input":{}}"#), stop(2),
