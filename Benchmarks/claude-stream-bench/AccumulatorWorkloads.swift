@@ -129,7 +129,10 @@ struct StreamWriter {
     }
 
     mutating func toolBlock(index: inout Int, until end: Int, seed: inout UInt64) {
-        event(#"{"type":"content_block_start","index":\#(index),"content_block":{"type":"tool_use","id":"toolu_bench","name":"write_records","input":{}}}"#)
+        // A fresh id per call, as the API sends: a start whose bytes repeat
+        // would flatter anything that remembers the starts it has read.
+        let id = "toolu_\(String(splitMix(&seed) % 1_000_000).leftPadded(to: 6))"
+        event(#"{"type":"content_block_start","index":\#(index),"content_block":{"type":"tool_use","id":"\#(id)","name":"write_records","input":{}}}"#)
         var json = #"{"records": ["#
         var first = true
         func flush(_ text: inout String, _ writer: inout StreamWriter, final: Bool) {

@@ -76,7 +76,7 @@ extension AccumulatorState {
         phase = .streaming
     }
 
-    private mutating func startBlock(at index: Int, _ json: JSONValue?) throws(EventFailure) {
+    mutating func startBlock(at index: Int, _ json: JSONValue?) throws(EventFailure) {
         try phase.requireStreaming("content_block_start")
         guard let json, json.objectValue != nil else { throw .violation("content_block_start \(index) without a content_block object") }
         // A start always appends: its block is routed by its position, which
@@ -85,12 +85,17 @@ extension AccumulatorState {
         // start that skips ahead shows up at the first delta, which then
         // finds no open block.
         _ = index
-        let count = message.content.count
-        guard count < options.maxBlocks else { throw .violation("more than \(options.maxBlocks) content blocks") }
-        message.content.append(ContentBlock.fromStart(json, isComplete: false))
+        try appendStartedBlock(ContentBlock.fromStart(json, isComplete: false))
     }
 
-    private mutating func stopBlock(at index: Int) throws(EventFailure) {
+    /// Appends a block made from a valid start object.
+    mutating func appendStartedBlock(_ block: ContentBlock) throws(EventFailure) {
+        try phase.requireStreaming("content_block_start")
+        guard message.content.count < options.maxBlocks else { throw .violation("more than \(options.maxBlocks) content blocks") }
+        message.content.append(block)
+    }
+
+    mutating func stopBlock(at index: Int) throws(EventFailure) {
         try phase.requireStreaming("content_block_stop")
         guard streaming.stop(at: index, in: &message) else { throw .violation("content_block_stop for index \(index), which is not open") }
     }

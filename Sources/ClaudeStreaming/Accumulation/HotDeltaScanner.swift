@@ -96,7 +96,7 @@ struct HotDeltaScanner {
     /// The exact byte layout the API sends, checked by prefix compares:
     /// `{"type":"content_block_delta","index":N,"delta":{"type":"T","F":"…"}}`
     /// with optional whitespace only before the closing braces.
-    private mutating func scanCanonical(_ data: UnsafeRawBufferPointer) -> HotDelta? {
+    mutating func scanCanonical(_ data: UnsafeRawBufferPointer) -> HotDelta? {
         var reader = ByteReader(data)
         guard let delta = canonicalHeadAndPayload(&reader) else { return nil }
         reader.skipWhitespace()
@@ -127,7 +127,7 @@ struct HotDeltaScanner {
     }
 
     /// The same event with its keys in any order and any whitespace.
-    private mutating func scanAnyOrder(_ data: UnsafeRawBufferPointer) -> HotDelta? {
+    mutating func scanAnyOrder(_ data: UnsafeRawBufferPointer) -> HotDelta? {
         var reader = ByteReader(data)
         guard reader.consume(0x7B) else { return nil }  // {
         var sawType = false

@@ -9,6 +9,7 @@
 //          or  ─► BedrockEventDecoder ─► event (base64 decoded) ┤
 //                                  │
 //                 hot delta? ──────┼─ yes ─► HotDeltaScanner ─► append payload
+//                 start/stop/ping? ┼─ yes ─► BoundaryEvent ─► apply (no tree)
 //                                  └─ no ──► JSONValue.parse ─► apply by `type`
 //
 // State the snapshot does not need (the SSE parser, the block being
@@ -292,11 +293,19 @@ struct AccumulatorState: Sendable {
         let index = eventIndex
         eventIndex += 1
         do throws(EventFailure) {
-            if let delta = scanner.scan(data) {
+            // The usual delta first, then the block starts, stops and pings
+            // (BoundaryEvents.swift), then deltas in other layouts; only
+            // what none of them reads is parsed into a tree.
+            if let delta = scanner.scanCanonical(data) {
                 try applyHotDelta(delta, data: data)
                 return true
             }
             eventDataBytes = data.count
+            if let changed = try applyBoundary(data) { return changed }
+            if let delta = scanner.scanAnyOrder(data) {
+                try applyHotDelta(delta, data: data)
+                return true
+            }
             let event: JSONValue
             do throws(JSONParseError) {
                 event = try JSONValue.parse(data, options: options.json)
