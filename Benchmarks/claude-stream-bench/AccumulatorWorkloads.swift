@@ -7,10 +7,12 @@ enum StreamKind: String, CaseIterable, CustomStringConvertible {
     var description: String { rawValue }
 
     /// The CPU-time throughput each kind must reach at its largest size.
+    /// Tool input's target is for 16-byte deltas, a row of its own
+    /// (`shortToolDeltas`), not for this kind's ~40-byte ones.
     var throughputTarget: (megabytesPerSecond: Double, text: String) {
         switch self {
         case .text: (1000, ", >= 1000 MB/s")
-        case .tool: (400, ", >= 400 MB/s")
+        case .tool: (0, "")
         case .mixed: (300, ", >= 300 MB/s")
         }
     }
