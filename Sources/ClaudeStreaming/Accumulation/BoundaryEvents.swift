@@ -55,9 +55,9 @@ enum BoundaryEvent: Equatable {
             else { return nil }
             // The value runs to the object's closing brace, the last byte
             // but whitespace. Whether it is one value is the parser's to
-            // say (`BlockStartCache`), since `{…},"more":1` ends the same way.
+            // say (`applyBoundary`), since `{…},"more":1` ends the same way.
             var end = data.count
-            while end > reader.position, isWhitespace(data[end &- 1]) { end &-= 1 }
+            while end > reader.position, ByteReader.isWhitespace(data[end &- 1]) { end &-= 1 }
             guard end &- reader.position >= 2, data[end &- 1] == 0x7D else { return nil }
             return .start(index: index, block: reader.position..<(end &- 1))
         }
@@ -65,11 +65,6 @@ enum BoundaryEvent: Equatable {
         reader.skipWhitespace()
         guard reader.consumeLiteral(#""ping""#), reader.closesObject() else { return nil }
         return .ping
-    }
-
-    @inline(__always)
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }
 

@@ -215,8 +215,13 @@ struct ByteReader {
         return true
     }
 
+    /// JSON's whitespace: space, LF, CR, tab.
+    @inline(__always) static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
     @inline(__always) mutating func skipWhitespace() {
-        while let b = peek(), b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { position += 1 }
+        while let b = peek(), Self.isWhitespace(b) { position += 1 }
     }
 
     mutating func colon() -> Bool {

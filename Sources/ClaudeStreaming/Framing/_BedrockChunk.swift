@@ -164,7 +164,7 @@ struct ChunkScanner {
     }
 
     private mutating func skipSpace() {
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        while i < bytes.count, ByteReader.isWhitespace(bytes[i]) { i += 1 }
     }
 
     /// A string at `i`: returns its contents' range and moves past the closing quote.
