@@ -69,7 +69,7 @@ struct StreamingBlocks: Sendable {
             liveKind = kind
             liveParses = streamed.parses
             liveBytes = streamed.text.utf8
-            if let parser = parked.removeValue(forKey: index) {
+            if !parked.isEmpty, let parser = parked.removeValue(forKey: index) {
                 liveParser = parser
                 liveHasParser = true
             }
@@ -115,8 +115,19 @@ struct StreamingBlocks: Sendable {
     /// Stops the open block at `index`, finishing any JSON it was parsing;
     /// false when there is no open block there.
     mutating func stop(at index: Int, in snapshot: inout MessageSnapshot) -> Bool {
-        if liveIndex == index { retire(into: &snapshot) }
-        let parser = parked.removeValue(forKey: index)
+        var parser: IncrementalJSONParser? = nil
+        if liveIndex == index {
+            // The live block's parser goes straight to the block rather
+            // than through `parked`, where `retire` would put it only for
+            // this to take it out again.
+            if liveHasParser {
+                parser = liveParser
+                liveHasParser = false
+            }
+            retire(into: &snapshot)
+        } else if !parked.isEmpty {
+            parser = parked.removeValue(forKey: index)
+        }
         let stopped: Bool? = snapshot.content.update(at: index) { block in
             guard !block.isComplete else { return false }
             block.markComplete(finishing: parser)
