@@ -96,20 +96,21 @@ struct StreamingBlocks: Sendable {
             liveParser = IncrementalJSONParser(options: options)
             liveHasParser = true
         }
-        let parsed: JSONValue?
         do throws(JSONParseError) {
             try liveParser.feed(UnsafeRawBufferPointer(payload))
-            parsed = liveParser.value
         } catch {
             liveParses = false
             liveParser = IncrementalJSONParser()
             liveHasParser = false
             return .failure(error)
         }
-        guard let parsed else { return nil }
-        guard let root = parsed._openRoot else { return .success(parsed) }
-        liveValue = root
-        return nil
+        // Inside the input's top-level container (nearly always): the live
+        // value is that open root, taken without making a JSONValue.
+        if let root = liveParser._openRoot {
+            liveValue = root
+            return nil
+        }
+        return liveParser.value.map { .success($0) }
     }
 
     /// Stops the open block at `index`, finishing any JSON it was parsing;

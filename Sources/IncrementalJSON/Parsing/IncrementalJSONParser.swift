@@ -173,19 +173,39 @@ public struct IncrementalJSONParser: Sendable {
     ///   strings or finished children.
     public var value: JSONValue? {
         if parserState == .done { return finishedRoot }
-        var leaf: (start: Int, count: Int)? = nil
-        if parserState == .string && !stringIsKey && options.partialStrings == .visible {
-            leaf = (stringStart, chunkBytes.count - stringStart)
-        }
+        let leaf = visibleLeaf
         guard !frameStack.isEmpty else { return leaf.map { nodeReader.openString(start: $0.start, count: $0.count) } }
+        return openPath(leaf: leaf).value(at: 0)
+    }
+
+    /// ``value`` while the parser is inside its top-level array or object,
+    /// as the one reference it is made of; nil otherwise, and then
+    /// ``value`` is the value. For a holder that keeps the partial value
+    /// of every delta: it skips making the ``JSONValue`` only to take it
+    /// apart again.
+    ///
+    /// - Complexity: O(depth).
+    package var _openRoot: _OpenRoot? {
+        guard parserState != .done, !frameStack.isEmpty else { return nil }
+        return _OpenRoot(elementPath: openPath(leaf: visibleLeaf))
+    }
+
+    /// The string being read, as a slice of the document's bytes, when it
+    /// is a value and partial strings are shown.
+    private var visibleLeaf: (start: Int, count: Int)? {
+        guard parserState == .string && !stringIsKey && options.partialStrings == .visible else { return nil }
+        return (stringStart, chunkBytes.count - stringStart)
+    }
+
+    /// The open containers, outermost first, over the document so far.
+    private func openPath(leaf: (start: Int, count: Int)?) -> OpenPath {
         let stack = frameStack
         let columns = nodeColumns
-        let path = OpenPath.make(OpenPathHeader(reader: nodeReader, leaf: leaf, depth: stack.count)) { level in
+        return OpenPath.make(OpenPathHeader(reader: nodeReader, leaf: leaf, depth: stack.count)) { level in
             let frame = stack[level]
             let count = level < columns.count ? columns[level].count &- frame.start : 0
             return OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
         }
-        return path.value(at: 0)
     }
 
     // MARK: Building the document

@@ -325,25 +325,6 @@ package struct _OpenRoot: @unchecked Sendable {
     // @unchecked: see `OpenContainer`.
     let elementPath: OpenPath
 
-    /// The value, the same as the one this was taken from.
+    /// The parser's ``IncrementalJSONParser/value`` when this was taken.
     package var value: JSONValue { elementPath.value(at: 0) }
-}
-
-extension JSONValue {
-    /// The value as an ``_OpenRoot``, when it is a parser's partial value
-    /// still inside its top-level array or object; nil otherwise.
-    package var _openRoot: _OpenRoot? {
-        let children: OpenContainer
-        switch kind {
-        case .array(let array):
-            guard case .open(let open) = array.arrayElements else { return nil }
-            children = open
-        case .object(let object):
-            guard case .open(let open) = object.memberStorage else { return nil }
-            children = open
-        default:
-            return nil
-        }
-        return children.level == 0 ? _OpenRoot(elementPath: children.path) : nil
-    }
 }
