@@ -180,6 +180,7 @@ struct MemoryProbe {
         case "many-streams": return ManyStreamsBenchmarks.memoryProbe(Array(arguments.dropFirst()))
         case "serve": return ManyStreamsClients.serve(Array(arguments.dropFirst()))
         case "feed-many": return ManyStreamsBenchmarks.feedProbe(Array(arguments.dropFirst()))
+        case "respond": return RespondProbe.run(Array(arguments.dropFirst()))
         default: break
         }
         guard arguments.count == 3, let kind = StreamKind(rawValue: arguments[0]), let bytes = Int(arguments[1]) else { return 64 }

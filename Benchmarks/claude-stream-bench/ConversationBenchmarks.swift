@@ -150,6 +150,36 @@ extension ConversationBenchmarks {
     }
 }
 
+/// `--memory-probe respond bare|session`: one run of one side of the
+/// session-overhead row on its 4 MiB mixed stream, for callgrind. The
+/// session's work runs on a task thread, so the figure is the whole
+/// process's count in each mode; both generate the same stream first, so
+/// the difference is the session's own work:
+/// `valgrind --tool=callgrind BIN --memory-probe respond MODE`.
+enum RespondProbe {
+    static func run(_ arguments: [String]) -> Int32 {
+        let stream = generate(.mixed, bytes: 4 << 20).bytes
+        switch arguments.first {
+        case "bare":
+            bare(stream)
+        case "session":
+            session(stream)
+        default:
+            return 64
+        }
+        return 0
+    }
+
+    @inline(never) static func bare(_ stream: [UInt8]) {
+        blackHole(RecordedTransport.accumulate(stream))
+    }
+
+    @inline(never) static func session(_ stream: [UInt8]) {
+        let session = ClaudeSession(model: .opus5, transport: RecordedTransport(bytes: stream))
+        blackHole(runBlocking { try? await session.respond(to: "Go") })
+    }
+}
+
 /// A transport that answers every request with the same recorded bytes,
 /// fed to the accumulator in 64 KiB chunks (as the network delivers them).
 struct RecordedTransport: MessageStreaming {
