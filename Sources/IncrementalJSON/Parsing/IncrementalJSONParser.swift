@@ -172,10 +172,9 @@ public struct IncrementalJSONParser: Sendable {
     /// - Complexity: O(depth). Shares the parser's storage; never copies
     ///   strings or finished children.
     public var value: JSONValue? {
+        if let root = _openRoot { return root.value }
         if parserState == .done { return finishedRoot }
-        let leaf = visibleLeaf
-        guard !frameStack.isEmpty else { return leaf.map { nodeReader.openString(start: $0.start, count: $0.count) } }
-        return openPath(leaf: leaf).value(at: 0)
+        return visibleLeaf.map { nodeReader.openString(start: $0.start, count: $0.count) }
     }
 
     /// ``value`` while the parser is inside its top-level array or object,
@@ -187,7 +186,14 @@ public struct IncrementalJSONParser: Sendable {
     /// - Complexity: O(depth).
     package var _openRoot: _OpenRoot? {
         guard parserState != .done, !frameStack.isEmpty else { return nil }
-        return _OpenRoot(elementPath: openPath(leaf: visibleLeaf))
+        let stack = frameStack
+        let columns = nodeColumns
+        let path = OpenPath.make(OpenPathHeader(reader: nodeReader, leaf: visibleLeaf, depth: stack.count)) { level in
+            let frame = stack[level]
+            let count = level < columns.count ? columns[level].count &- frame.start : 0
+            return OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
+        }
+        return _OpenRoot(elementPath: path)
     }
 
     /// The string being read, as a slice of the document's bytes, when it
@@ -195,17 +201,6 @@ public struct IncrementalJSONParser: Sendable {
     private var visibleLeaf: (start: Int, count: Int)? {
         guard parserState == .string && !stringIsKey && options.partialStrings == .visible else { return nil }
         return (stringStart, chunkBytes.count - stringStart)
-    }
-
-    /// The open containers, outermost first, over the document so far.
-    private func openPath(leaf: (start: Int, count: Int)?) -> OpenPath {
-        let stack = frameStack
-        let columns = nodeColumns
-        return OpenPath.make(OpenPathHeader(reader: nodeReader, leaf: leaf, depth: stack.count)) { level in
-            let frame = stack[level]
-            let count = level < columns.count ? columns[level].count &- frame.start : 0
-            return OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
-        }
     }
 
     // MARK: Building the document
