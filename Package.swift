@@ -94,7 +94,8 @@ let package = Package(
         .testTarget(
             name: "ClaudeStreamingTests",
             dependencies: [
-                "ServerSentEvents", "AWSEventStream", "_Base64Acceleration", "IncrementalJSON", "ClaudeStreaming", "FuzzProperties", "ClaudeTestSupport",
+                "ServerSentEvents", "AWSEventStream", "_Base64Acceleration", "AppendOnlyStorage", "IncrementalJSON", "ClaudeStreaming", "FuzzProperties",
+                "ClaudeTestSupport",
             ],
             swiftSettings: strict),
         // claude-stream is not imported: the tests run the built executable.

@@ -248,6 +248,45 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         _checkInvariants()
     }
 
+    /// Appends the elements of a buffer, calling `beforeGrowing` first when
+    /// the storage must move or grow to take them. A writer that publishes
+    /// a second reference to its own buffer drops it there, so that when
+    /// no one else holds the buffer it grows as unshared storage: in place
+    /// by `realloc` rather than into a reserved region.
+    ///
+    /// - Complexity: Amortised O(`elements.count`).
+    @inlinable @inline(__always)
+    package mutating func _append(
+        contentsOf elements: UnsafeBufferPointer<Element>, beforeGrowing: () -> Void
+    ) {
+        let n = elements.count
+        guard n > 0, let source = elements.baseAddress else { return }
+        if !_claim(n) {
+            beforeGrowing()
+            _claimSlow(n)
+        }
+        guard let storage = _storage else { return }
+        (storage.base + _count).initialize(from: source, count: n)
+        _count &+= n
+        _checkInvariants()
+    }
+
+    /// Gives back the capacity past `count` when no other value holds the
+    /// storage and it is a `malloc` block (a finished buffer then costs its
+    /// contents, not the doubling's slack); otherwise does nothing.
+    ///
+    /// - Complexity: O(1) (`realloc` shrinks a block in place).
+    @inlinable
+    package mutating func _releaseUnusedCapacity() {
+        // Checked before any local reference to the storage exists.
+        guard _count > 0, isKnownUniquelyReferenced(&_storage), let storage = _storage,
+            storage._isMalloced, storage.capacity > _count
+        else { return }
+        storage.claimed.store(_count, ordering: .relaxed)
+        _ = storage._resize(to: _count)
+        _checkInvariants()
+    }
+
     /// Appends the elements of a sequence.
     @inlinable
     public mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {

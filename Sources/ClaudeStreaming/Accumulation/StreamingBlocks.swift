@@ -54,6 +54,7 @@ struct StreamingBlocks: Sendable {
     ///
     /// - Complexity: Amortised O(`payload.count`), plus O(depth) for a JSON
     ///   value and O(open blocks) when another block was live.
+    @inline(__always)
     mutating func append(
         _ payload: UnsafeBufferPointer<UInt8>, at index: Int, as kind: LiveKind,
         to snapshot: inout MessageSnapshot, options: JSONParserOptions
@@ -61,21 +62,17 @@ struct StreamingBlocks: Sendable {
         if liveIndex == index {
             guard liveKind == kind else { return false }
         } else {
-            guard let block = snapshot.content.openBlock(at: index), let streamed = block.streamedText(kind) else {
-                return false
-            }
-            retire(into: &snapshot)
-            liveIndex = index
-            liveKind = kind
-            liveParses = streamed.parses
-            liveBytes = streamed.text.utf8
-            if !parked.isEmpty, let parser = parked.removeValue(forKey: index) {
-                liveParser = parser
-                liveHasParser = true
-            }
-            snapshot.content.beginLive(LiveMarker(index: index, kind: kind))
+            guard goLive(at: index, as: kind, in: &snapshot) else { return false }
         }
-        liveBytes.append(contentsOf: payload)
+        // The snapshot's copy of the live bytes is the accumulator's own.
+        // Growing a buffer that two values hold moves it into a reserved
+        // region (a mapping, its pages faulted in fresh, and unmapped when
+        // the message goes: ~14 µs a block); growing one that only this
+        // value holds reallocs it in place. So the snapshot lets go before
+        // a growth, and the buffer stays shared (and goes to a region) only
+        // when a caller really holds an older snapshot. `showLive` below
+        // publishes it again.
+        liveBytes._append(contentsOf: payload) { snapshot.content.releaseLiveBytes() }
         if liveParses && payload.count > 0, let outcome = parse(payload, options: options) {
             // A parse error, a top-level scalar or a finished value: rare
             // enough to write into the block itself.
@@ -84,6 +81,27 @@ struct StreamingBlocks: Sendable {
         }
         // The one place the live state reaches the snapshot.
         snapshot.content.showLive(bytes: liveBytes, value: liveValue)
+        return true
+    }
+
+    /// Makes the open block at `index` the live one, streamed as `kind`;
+    /// false when there is no such block of that kind. Once a block, not
+    /// once a delta: kept out of `append`, which is inlined in the event loop.
+    @inline(never)
+    private mutating func goLive(at index: Int, as kind: LiveKind, in snapshot: inout MessageSnapshot) -> Bool {
+        guard let block = snapshot.content.openBlock(at: index), let streamed = block.streamedText(kind) else {
+            return false
+        }
+        retire(into: &snapshot)
+        liveIndex = index
+        liveKind = kind
+        liveParses = streamed.parses
+        liveBytes = streamed.text.utf8
+        if !parked.isEmpty, let parser = parked.removeValue(forKey: index) {
+            liveParser = parser
+            liveHasParser = true
+        }
+        snapshot.content.beginLive(LiveMarker(index: index, kind: kind))
         return true
     }
 
@@ -150,6 +168,10 @@ struct StreamingBlocks: Sendable {
     private mutating func retire(into snapshot: inout MessageSnapshot) {
         guard liveIndex >= 0 else { return }
         if liveHasParser { parked[liveIndex] = liveParser }
+        // The block's text grew by doubling; what it has now is usually
+        // what it keeps, so the slack goes back (when no caller holds it).
+        snapshot.content.releaseLiveBytes()
+        liveBytes._releaseUnusedCapacity()
         snapshot.content.endLive(bytes: liveBytes, value: liveValue)
         liveIndex = -1
         liveBytes = AppendOnlyArray()

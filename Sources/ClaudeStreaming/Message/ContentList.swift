@@ -105,6 +105,14 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
         liveValue = value
     }
 
+    /// Stops holding the live bytes until the next `showLive`: their owner
+    /// is about to grow them, and growing a buffer that another value holds
+    /// moves it into a reserved region (see `StreamingBlocks.append`).
+    @inline(__always)
+    mutating func releaseLiveBytes() {
+        liveBytes = AppendOnlyArray()
+    }
+
     /// Writes the live block's final state into it and ends the overlay.
     mutating func endLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
         guard let live = contentBlocks.live else { return }

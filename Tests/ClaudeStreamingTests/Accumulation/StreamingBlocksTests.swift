@@ -1,7 +1,9 @@
 // The one owner of the block being streamed: interleaved JSON blocks keep
 // their parsers while another block is live, whatever changes a live block
-// first takes its live state, and snapshots held earlier keep what they saw.
+// first takes its live state, snapshots held earlier keep what they saw, and
+// the accumulator's own copy of the live text does not count as a holder.
 
+import AppendOnlyStorage
 import ClaudeStreaming
 import ClaudeTestSupport
 import IncrementalJSON
@@ -75,4 +77,50 @@ import Testing
         }
         #expect(texts.starts(with: ["", "", "a", "a", "ab", "abc"]))
     }
+
+    /// A block's text that only the accumulator holds grows as unshared
+    /// storage (malloc'd, grown in place), though the accumulator's own
+    /// snapshot shows it after every delta; once a caller holds snapshots
+    /// while it grows, it moves into a reserved region, and each held
+    /// snapshot keeps its own prefix.
+    @Test func aBlockNoCallerHoldsGrowsInPlace() throws {
+        let piece = String(repeating: "abcdefgh", count: 8)
+        let deltas = 1024  // 64 KiB: past the 4 KiB at which a shared buffer moves into a region
+        let bytes = F.sse(
+            [F.messageStart, F.textStart(0)] + Array(repeating: F.text(0, piece), count: deltas)
+                + [F.stop(0), F.messageDelta(), F.messageStop])
+        func finalText(_ outcome: StreamOutcome) throws -> AppendOnlyText {
+            guard case .text(let block) = outcome.last?.content.block(at: 0) else {
+                throw StreamingBlocksFailure("block 0 should be text")
+            }
+            return block.text
+        }
+
+        let dropped = runStream(bytes, checkChunkings: false)
+        #expect(dropped.error == nil)
+        let unshared = try finalText(dropped)
+        #expect(unshared.utf8Count == piece.utf8.count * deltas)
+        #expect(unshared.utf8._storage?._allocation == .malloced, "no snapshot was held, yet the text went to a region")
+
+        var held: [MessageSnapshot] = []
+        let kept = runStream(bytes, checkChunkings: false) { held.append($0) }
+        #expect(kept.error == nil)
+        let shared = try finalText(kept)
+        #expect(shared.string == unshared.string)
+        #expect(shared.utf8._storage?._allocation == .reserved)
+        for (index, snapshot) in held.enumerated() {
+            guard case .text(let block) = snapshot.content.block(at: 0) else { continue }
+            // Snapshot 0 is the message start, 1 the block start, then one per delta.
+            let expected = Swift.max(0, Swift.min(index - 1, deltas)) * piece.utf8.count
+            if block.text.utf8Count != expected {
+                Issue.record("snapshot \(index) holds \(block.text.utf8Count) bytes, not \(expected)")
+                break
+            }
+        }
+    }
+}
+
+private struct StreamingBlocksFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
