@@ -117,7 +117,20 @@ enum ChatCommand {
         if !transcript.pendingToolCalls.isEmpty || transcript.messages.last?.role == .user {
             return await run.interruptible(nil).status
         }
-        let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        // Read like every other input (again after a signal interrupts a
+        // read; Foundation's readDataToEndOfFile traps on that).
+        var bytes: [UInt8] = []
+        do throws(InputError) {
+            var stdin = try StreamInput.open(nil)
+            try stdin.readPieces { piece in
+                bytes.append(contentsOf: piece)
+                return true
+            }
+        } catch {
+            CLIOutput.standardError("chat: \(error.message)")
+            return error.exitCode
+        }
+        let input = String(decoding: bytes, as: UTF8.self)
         guard !input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             CLIOutput.standardError("chat: missing PROMPT (and nothing on stdin)\n" + usage)
             return 64

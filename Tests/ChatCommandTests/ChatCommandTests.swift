@@ -103,6 +103,25 @@ struct ChatLoopTests {
         #expect(!run.stdout.contains(chatKey) && !run.stderr.contains(chatKey))
     }
 
+    /// Without a PROMPT argument and with stdin not a terminal, the whole
+    /// of stdin is the prompt, bytes as sent (over one read's worth here);
+    /// an empty stdin is a usage error before any request.
+    @Test func aPromptReadFromStdin() throws {
+        let server = try ChatScript([response([textBlock], stop: "end_turn")])
+        let prompt = "Summarise: " + String(repeating: "é line\n", count: 40_000)
+        let run = try runChat(["--final-json", "--base-url", server.base], stdin: prompt)
+        #expect(run.status == 0, "\(run.stderr)")
+        let sent = try #require(try server.bodies().first)
+        let message = sent["messages"]?.arrayValue?.last
+        let text = message?["content"]?.stringValue ?? message?["content"]?.arrayValue?.first?["text"]?.stringValue
+        #expect(text == prompt)
+
+        let empty = try runChat(["--base-url", server.base], stdin: " \n")
+        #expect(empty.status == 64)
+        #expect(empty.stderr.contains("missing PROMPT"), "\(empty.stderr)")
+        #expect(try server.bodies().count == 1)
+    }
+
     @Test func maxTurnsWithPendingCallsExitsFour() throws {
         let call = response([toolUse("toolu_1", "echo", "{}")], stop: "tool_use")
         let server = try ChatScript([call, call, call])

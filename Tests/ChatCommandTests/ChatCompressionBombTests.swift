@@ -48,7 +48,7 @@ private func measuredChat(baseURL: URL) throws -> MeasuredRun {
     let start = clock.now
     try process.run()
     killIfStillRunning(process, after: 120)
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readToEndRetryingInterruptions()
     process.waitUntilExit()
     let elapsed = clock.now - start
     // The last line: GNU time first says "Command exited with non-zero status 2".

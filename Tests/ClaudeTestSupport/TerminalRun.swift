@@ -45,7 +45,7 @@ package final class TerminalRun: @unchecked Sendable {
     /// Waits for the command to end: its exit status and every byte it
     /// wrote to the terminal.
     package func finish() throws -> (status: Int32, bytes: [UInt8]) {
-        let bytes = Array(output.fileHandleForReading.readDataToEndOfFile())
+        let bytes = Array(output.fileHandleForReading.readToEndRetryingInterruptions())
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         return (process.terminationStatus, bytes)

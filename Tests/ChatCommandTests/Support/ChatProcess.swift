@@ -52,7 +52,7 @@ final class ChatChild: @unchecked Sendable {
         for (index, pipe) in [out, err].enumerated() {
             done.enter()
             Thread.detachNewThread { [self] in
-                collected[index] = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected[index] = pipe.fileHandleForReading.readToEndRetryingInterruptions()
                 done.leave()
             }
         }
