@@ -38,10 +38,25 @@ struct CLI {
         return Result(status: finished.status, stdout: finished.stdoutText, stderr: finished.stderr)
     }
 
+    /// A file holding `bytes`, in a directory of this test process's own
+    /// that is removed when the process exits.
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).sse")
+        let url = try scratchDirectory.get().appendingPathComponent("cli-\(UUID().uuidString).sse")
         try Data(bytes).write(to: url)
         return url.path
+    }
+
+    private static let scratchDirectory: Swift.Result<URL, any Error> = Swift.Result { try makeScratchDirectory() }
+
+    private static func makeScratchDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("claude-stream-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        atexit { CLI.removeScratchDirectory() }
+        return url
+    }
+
+    private static func removeScratchDirectory() {
+        if case .success(let url) = scratchDirectory { try? FileManager.default.removeItem(at: url) }
     }
 }
 
