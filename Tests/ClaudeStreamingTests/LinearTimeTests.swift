@@ -86,4 +86,31 @@ private func accumulate(_ bytes: [UInt8]) -> MessageSnapshot? {
         let ratio = LinearTimeCheck.cpuTimeRatio(small: { holdingEverySnapshot(small) }, large: { holdingEverySnapshot(large) })
         #expect(ratio <= 6, "4x the deltas took \(ratio)x the time")
     }
+
+    /// Two text blocks whose deltas take turns: the live block changes at
+    /// every delta, and each change must cost O(1) whatever the blocks'
+    /// sizes (a change that copied or reallocated the block it leaves or
+    /// resumes would make this quadratic).
+    static func interleavedStream(deltas: Int) -> [UInt8] {
+        let piece = String(repeating: "abcdefgh", count: 32)
+        var bytes = F.sse([F.messageStart, F.textStart(0), F.textStart(1)])
+        let pair = F.sse([F.text(0, piece), F.text(1, piece)])
+        for _ in 0..<deltas { bytes += pair }
+        return bytes + F.sse([F.stop(0), F.stop(1), F.messageDelta(), F.messageStop])
+    }
+
+    @Test func interleavedBlocks() throws {
+        let small = Self.interleavedStream(deltas: 1_000)
+        let large = Self.interleavedStream(deltas: 4_000)
+        let final = try #require(accumulate(large))
+        for index in 0..<2 {
+            guard case .text(let block)? = final.content.block(at: index) else {
+                Issue.record("block \(index) should be text")
+                return
+            }
+            #expect(block.text.utf8Count == 4_000 * 256)
+        }
+        let ratio = LinearTimeCheck.cpuTimeRatio(small: { _ = accumulate(small) }, large: { _ = accumulate(large) })
+        #expect(ratio <= 6, "4x the deltas took \(ratio)x the time")
+    }
 }

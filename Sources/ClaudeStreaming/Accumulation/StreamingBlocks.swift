@@ -143,6 +143,13 @@ struct StreamingBlocks: Sendable {
                 parser = liveParser
                 liveHasParser = false
             }
+            // A stopped block keeps the text it has, so the doubling's slack
+            // goes back (when no caller holds the text). Only here: a block
+            // that merely stops being live may grow again, and giving back
+            // its slack at every switch between interleaved blocks would
+            // make each switch a reallocation and copy.
+            snapshot.content.releaseLiveBytes()
+            liveBytes._releaseUnusedCapacity()
             retire(into: &snapshot)
         } else if !parked.isEmpty {
             parser = parked.removeValue(forKey: index)
@@ -168,10 +175,6 @@ struct StreamingBlocks: Sendable {
     private mutating func retire(into snapshot: inout MessageSnapshot) {
         guard liveIndex >= 0 else { return }
         if liveHasParser { parked[liveIndex] = liveParser }
-        // The block's text grew by doubling; what it has now is usually
-        // what it keeps, so the slack goes back (when no caller holds it).
-        snapshot.content.releaseLiveBytes()
-        liveBytes._releaseUnusedCapacity()
         snapshot.content.endLive(bytes: liveBytes, value: liveValue)
         liveIndex = -1
         liveBytes = AppendOnlyArray()
