@@ -150,7 +150,7 @@ struct StreamDriver: Sendable {
         // cancel would run on a queue of its own while FoundationNetworking
         // finishes the task on its own queues, and the two then race over
         // the task's registration (a crash in its TaskRegistry was seen).
-        channel.onEnd { if !delegate.isComplete { task.cancelWithoutWaiting() } }
+        channel.onEnd { if !delegate.isComplete { task.cancelWithoutWaiting(unless: { delegate.isComplete }) } }
         task.resume()
         return await delegate.started()
     }

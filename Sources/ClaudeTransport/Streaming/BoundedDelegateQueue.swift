@@ -66,11 +66,21 @@ extension URLSessionTask {
     /// ``BoundedDelegateQueue`` (or be busy for seconds inflating a refused
     /// gzip body). Every cancel from a delegate callback, or from code a
     /// callback runs, goes through here.
-    func cancelWithoutWaiting() {
+    ///
+    /// `isComplete`: whether the task's delegate saw it complete. A task
+    /// that completes while its cancel waits is left alone: FoundationNetworking
+    /// races a cancel against the task's own completion over the task's
+    /// registration, and loses by trapping ("a task that is not in the
+    /// registry", seen in a test run). Checking just before the cancel
+    /// narrows that window to FoundationNetworking's own; it cannot close it.
+    func cancelWithoutWaiting(unless isComplete: @escaping @Sendable () -> Bool = { false }) {
         let task = self
         // A queue of its own: while it waits it holds a thread of its own
         // (a serial queue's), not one of the global pool that runs the
         // delegate queue's operations, which it may be waiting for.
-        DispatchQueue(label: "ClaudeTransport.cancel").async { task.cancel() }
+        DispatchQueue(label: "ClaudeTransport.cancel").async {
+            guard !isComplete(), task.state == .running || task.state == .suspended else { return }
+            task.cancel()
+        }
     }
 }

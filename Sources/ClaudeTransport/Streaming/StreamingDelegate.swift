@@ -142,7 +142,7 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler(.cancel)
             // The disposition alone does nothing on Linux (FoundationNetworking
             // ignores it), so the task is cancelled too.
-            dataTask.cancelWithoutWaiting()
+            dataTask.cancelWithoutWaiting(unless: { [weak self] in self?.isComplete ?? true })
             return
         }
         if (200..<300).contains(status) {
@@ -225,11 +225,11 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let latest { channel.deliver(latest) }
         if let failure {
             channel.finish(.stream(redactor.redact(failure)))
-            dataTask.cancelWithoutWaiting()
+            dataTask.cancelWithoutWaiting(unless: { [weak self] in self?.isComplete ?? true })
         }
         // The rest of an error body is never read: closing the connection
         // ends it (the completion reports the failure collected so far).
-        if reachedCap { dataTask.cancelWithoutWaiting() }
+        if reachedCap { dataTask.cancelWithoutWaiting(unless: { [weak self] in self?.isComplete ?? true }) }
     }
 
     /// Whether the task has completed (``urlSession(_:task:didCompleteWithError:)`` began).
