@@ -239,13 +239,7 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// - Complexity: Amortised O(`elements.count`).
     @inlinable
     public mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
-        let n = elements.count
-        guard n > 0, let source = elements.baseAddress else { return }
-        if !_claim(n) { _claimSlow(n) }
-        guard let storage = _storage else { return }
-        (storage.base + _count).initialize(from: source, count: n)
-        _count &+= n
-        _checkInvariants()
+        _append(contentsOf: elements, beforeGrowing: {})
     }
 
     /// Appends the elements of a buffer, calling `beforeGrowing` first when
