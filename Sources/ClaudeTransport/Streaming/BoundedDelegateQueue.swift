@@ -79,8 +79,8 @@ extension URLSessionTask {
         // (a serial queue's), not one of the global pool that runs the
         // delegate queue's operations, which it may be waiting for.
         DispatchQueue(label: "ClaudeTransport.cancel").async {
-            guard !isComplete(), task.state == .running || task.state == .suspended else { return }
-            task.cancel()
+            // `cancel()` itself ignores a task that is no longer running.
+            if !isComplete() { task.cancel() }
         }
     }
 }

@@ -142,7 +142,7 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler(.cancel)
             // The disposition alone does nothing on Linux (FoundationNetworking
             // ignores it), so the task is cancelled too.
-            dataTask.cancelWithoutWaiting(unless: { [weak self] in self?.isComplete ?? true })
+            cancel(dataTask)
             return
         }
         if (200..<300).contains(status) {
@@ -225,15 +225,21 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let latest { channel.deliver(latest) }
         if let failure {
             channel.finish(.stream(redactor.redact(failure)))
-            dataTask.cancelWithoutWaiting(unless: { [weak self] in self?.isComplete ?? true })
+            cancel(dataTask)
         }
         // The rest of an error body is never read: closing the connection
         // ends it (the completion reports the failure collected so far).
-        if reachedCap { dataTask.cancelWithoutWaiting(unless: { [weak self] in self?.isComplete ?? true }) }
+        if reachedCap { cancel(dataTask) }
     }
 
     /// Whether the task has completed (``urlSession(_:task:didCompleteWithError:)`` began).
     var isComplete: Bool { state.withLock { $0.completed } }
+
+    /// Cancels `task` without waiting, unless this delegate has seen it
+    /// complete by the time the cancel runs (see `cancelWithoutWaiting`).
+    private func cancel(_ task: URLSessionDataTask) {
+        task.cancelWithoutWaiting(unless: { [weak self] in self?.isComplete ?? true })
+    }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         session.finishTasksAndInvalidate()
