@@ -168,6 +168,7 @@ extension AccumulatorState {
                 }
             if streaming.append(payload, at: index, as: live, to: &message, options: options.json) { return }
         case .signature:
+            streaming.finishText(at: index, in: &message)
             var applied = false
             try updateOpenBlock(at: index) { (block) throws(EventFailure) in
                 guard case .thinking(var thinking) = block else { return }

@@ -143,13 +143,7 @@ struct StreamingBlocks: Sendable {
                 parser = liveParser
                 liveHasParser = false
             }
-            // A stopped block keeps the text it has, so the doubling's slack
-            // goes back (when no caller holds the text). Only here: a block
-            // that merely stops being live may grow again, and giving back
-            // its slack at every switch between interleaved blocks would
-            // make each switch a reallocation and copy.
-            snapshot.content.releaseLiveBytes()
-            liveBytes._releaseUnusedCapacity()
+            releaseSlack(in: &snapshot)
             retire(into: &snapshot)
         } else if !parked.isEmpty {
             parser = parked.removeValue(forKey: index)
@@ -160,6 +154,27 @@ struct StreamingBlocks: Sendable {
             return true
         }
         return stopped == true
+    }
+
+    /// Gives back the doubling's slack of the live text when `index` is the
+    /// live block and no caller holds the text: for a delta after which the
+    /// text is final, a thinking block's signature (sent just before its
+    /// stop, which then finds the block no longer live).
+    mutating func finishText(at index: Int, in snapshot: inout MessageSnapshot) {
+        guard liveIndex == index else { return }
+        releaseSlack(in: &snapshot)
+        snapshot.content.showLive(bytes: liveBytes, value: liveValue)
+    }
+
+    /// A stopped block keeps the text it has, so the doubling's slack goes
+    /// back. Only at a stop (or a signature): a block that merely stops
+    /// being live may grow again, and giving back its slack at every switch
+    /// between interleaved blocks would make each switch a reallocation and
+    /// copy. The snapshot's copy is dropped first so that the accumulator's
+    /// own reference does not count as a holder.
+    private mutating func releaseSlack(in snapshot: inout MessageSnapshot) {
+        snapshot.content.releaseLiveBytes()
+        liveBytes._releaseUnusedCapacity()
     }
 
     /// Changes the block at `index` (writing its live state into it first

@@ -118,6 +118,34 @@ import Testing
             }
         }
     }
+
+    /// A thinking block's signature arrives after its last text and just
+    /// before its stop, which then finds the block no longer live: the
+    /// text's doubling slack goes back at the signature instead (no caller
+    /// holds the text), and a text block's goes back at its stop. Without
+    /// it, every thinking block of a message kept up to twice its text.
+    @Test func aStoppedBlockKeepsNoSlack() throws {
+        let piece = String(repeating: "abcdefgh", count: 8)
+        let deltas = 70  // 4,480 bytes, grown by doubling past it
+        let thinking = F.start(0, #"{"type":"thinking","thinking":"","signature":""}"#)
+        let bytes = F.sse(
+            [F.messageStart, thinking]
+                + Array(repeating: F.delta(0, #"{"type":"thinking_delta","thinking":"\#(piece)"}"#), count: deltas)
+                + [F.delta(0, #"{"type":"signature_delta","signature":"c2ln"}"#), F.stop(0), F.textStart(1)]
+                + Array(repeating: F.text(1, piece), count: deltas)
+                + [F.stop(1), F.messageDelta(), F.messageStop])
+        let outcome = runStream(bytes, checkChunkings: false)
+        #expect(outcome.error == nil)
+        guard case .thinking(let block) = outcome.last?.content.block(at: 0),
+            case .text(let text) = outcome.last?.content.block(at: 1)
+        else { throw StreamingBlocksFailure("blocks 0 and 1 should be thinking and text") }
+        #expect(block.signature == "c2ln")
+        for (name, utf8) in [("thinking", block.thinking.utf8), ("text", text.text.utf8)] {
+            #expect(utf8.count == piece.utf8.count * deltas, "\(name)")
+            #expect(utf8._storage?._allocation == .malloced, "\(name)")
+            #expect(utf8._storage?.capacity == utf8.count, "\(name): capacity left past the text")
+        }
+    }
 }
 
 private struct StreamingBlocksFailure: Error, CustomStringConvertible {
