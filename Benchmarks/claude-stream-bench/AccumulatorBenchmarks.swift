@@ -156,17 +156,13 @@ struct MemoryProbe {
     var peakGrowth: Int
     var seconds: Double
 
-    /// Runs this executable as `--memory-probe KIND BYTES RETAIN` and reads its line.
+    /// Runs this executable as `--memory-probe KIND BYTES RETAIN` (a
+    /// `ChildProcess`: its own process group, a clean signal state) and
+    /// reads its line.
     static func spawn(kind: StreamKind, bytes: Int, retainAll: Bool) -> MemoryProbe? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--memory-probe", kind.rawValue, String(bytes), retainAll ? "1" : "0"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let fields = String(decoding: output, as: UTF8.self).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let arguments = ["--memory-probe", kind.rawValue, String(bytes), retainAll ? "1" : "0"]
+        guard let line = ChildProcess.outputLine(of: arguments) else { return nil }
+        let fields = line.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard fields.count == 5 else { return nil }
         return MemoryProbe(
             streamBytes: Int(fields[0]), contentBytes: Int(fields[1]), snapshots: Int(fields[2]),

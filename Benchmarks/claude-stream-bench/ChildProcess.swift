@@ -83,7 +83,10 @@ struct ChildProcess {
     func readLine() -> String? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        while read(output, &byte, 1) == 1 {
+        while true {
+            let count = read(output, &byte, 1)
+            if count < 0 && errno == EINTR { continue }  // a signal, not the end
+            guard count == 1 else { break }
             if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(byte)
         }

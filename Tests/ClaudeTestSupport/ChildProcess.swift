@@ -149,6 +149,13 @@ package final class ChildProcess {
 
     /// Closes stdin (unless another thread feeds it), reads the rest of the
     /// output and reaps the child.
+    /// Whether a `read` that returned `count` (nothing) ended its pipe: at
+    /// its end, or on an error other than a signal or an empty pipe, which
+    /// the next round of `poll` retries.
+    private static func ended(_ count: Int) -> Bool {
+        count == 0 || (errno != EINTR && errno != EAGAIN)
+    }
+
     package func finish(closingInput: Bool = true) -> Result {
         if closingInput { closeInput() }
         var errorBytes: [UInt8] = []
@@ -172,11 +179,11 @@ package final class ChildProcess {
             _ = poll(&pollers, 2, 1000)
             if outputOpen && pollers[0].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-                if count > 0 { collected.append(contentsOf: buffer[0..<count]) } else if count == 0 || errno != EAGAIN { outputOpen = false }
+                if count > 0 { collected.append(contentsOf: buffer[0..<count]) } else if Self.ended(count) { outputOpen = false }
             }
             if errorsOpen && pollers[1].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
-                if count > 0 { errorBytes.append(contentsOf: buffer[0..<count]) } else { errorsOpen = false }
+                if count > 0 { errorBytes.append(contentsOf: buffer[0..<count]) } else if Self.ended(count) { errorsOpen = false }
             }
         }
         if output >= 0 { close(output) }
