@@ -147,8 +147,6 @@ package final class ChildProcess {
         }
     }
 
-    /// Closes stdin (unless another thread feeds it), reads the rest of the
-    /// output and reaps the child.
     /// Whether a `read` that returned `count` (nothing) ended its pipe: at
     /// its end, or on an error other than a signal or an empty pipe, which
     /// the next round of `poll` retries.
@@ -156,6 +154,8 @@ package final class ChildProcess {
         count == 0 || (errno != EINTR && errno != EAGAIN)
     }
 
+    /// Closes stdin (unless another thread feeds it), reads the rest of the
+    /// output and reaps the child.
     package func finish(closingInput: Bool = true) -> Result {
         if closingInput { closeInput() }
         var errorBytes: [UInt8] = []
