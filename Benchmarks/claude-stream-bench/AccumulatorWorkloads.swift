@@ -26,10 +26,12 @@ struct GeneratedStream {
 }
 
 /// `toolDeltaBytes`: the size of each `input_json_delta` payload.
-func generate(_ kind: StreamKind, bytes target: Int, toolDeltaBytes: Int = 40) -> GeneratedStream {
+/// `variant`: streams of the same kind and size with different variants
+/// have different bytes (variant 0 is the default stream).
+func generate(_ kind: StreamKind, bytes target: Int, toolDeltaBytes: Int = 40, variant: Int = 0) -> GeneratedStream {
     var writer = StreamWriter()
     writer.toolDeltaBytes = toolDeltaBytes
-    var seed = UInt64(target) &* 31 &+ UInt64(kind.rawValue.utf8.count)
+    var seed = UInt64(target) &* 31 &+ UInt64(kind.rawValue.utf8.count) &+ UInt64(truncatingIfNeeded: variant) &* 0x9E37_79B9
     while writer.bytes.count < target {
         writer.event(
             #"{"type":"message_start","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}"#
@@ -68,13 +70,28 @@ struct StreamWriter {
     ]
 
     mutating func event(_ json: String) {
-        let type = json.firstMatch(of: /"type":"([a-z_]+)"/).map { String($0.1) } ?? "message"
+        let type = Self.eventType(json)
         bytes += Array("event: \(type)\ndata: \(json)\n\n".utf8)
         events += 1
         if events % 40 == 0 {
             bytes += Array("event: ping\ndata: {\"type\": \"ping\"}\n\n".utf8)
             events += 1
         }
+    }
+
+    /// The value of the first `"type":"…"` in `json` (every event's comes
+    /// first), or "message"; a plain scan, as a regex per event made
+    /// generating the streams take longer than measuring them.
+    static func eventType(_ json: String) -> String {
+        let utf8 = Array(json.utf8)
+        let key = Array(#""type":""#.utf8)
+        guard utf8.count > key.count else { return "message" }
+        for start in 0...(utf8.count - key.count) where utf8[start..<(start + key.count)].elementsEqual(key) {
+            let valueStart = start + key.count
+            let end = utf8[valueStart...].firstIndex(of: UInt8(ascii: "\"")) ?? utf8.count
+            return String(decoding: utf8[valueStart..<end], as: UTF8.self)
+        }
+        return "message"
     }
 
     static func words(_ count: Int, _ seed: inout UInt64) -> String {
