@@ -4,10 +4,12 @@
 //   `input_json_delta`s, parsed incrementally;
 // - mixed: thinking, text, server tool calls with results, citations.
 // Each at 1, 4 and 16 MiB (quick: 256 KiB and 1 MiB), with a snapshot taken
-// after every event and without, all in alternation (thread CPU time); beside the way Swift clients commonly do it
-// (a JSONDecoder per event into Codable structs, `String +=`, and the
-// accumulated tool JSON re-parsed by JSONSerialization on every delta),
-// measured in the same run on the same bytes.
+// after every event and without, all in alternation (thread CPU time), and
+// the scaling from the smallest size to the largest (`ScalingProbe`). Beside
+// them, the way Swift clients commonly do it (a JSONDecoder per event into
+// Codable structs, `String +=`, and the accumulated tool JSON re-parsed by
+// JSONSerialization on every delta), measured in the same run on the same
+// bytes.
 
 import ClaudeStreaming
 import Foundation
@@ -18,8 +20,8 @@ enum AccumulatorBenchmarks {
         let sizes = context.quick ? [256 << 10, 1 << 20] : [1 << 20, 4 << 20, 16 << 20]
         var results: [BenchmarkResult] = []
         for kind in StreamKind.allCases {
-            // Every size with and without snapshots, in alternation, so the
-            // scaling ratio compares runs of the same stretch of the machine.
+            // Every size with and without snapshots, in alternation, so each
+            // row's ratio compares runs of the same stretch of the machine.
             let streams = sizes.map { generate(kind, bytes: $0) }
             var workloads: [() -> Void] = []
             for stream in streams {
@@ -43,18 +45,8 @@ enum AccumulatorBenchmarks {
                     && (size != sizes.last || row.megabytesPerSecond >= kind.throughputTarget.megabytesPerSecond)
                 results.append(row)
             }
-            if let a = times.first, let b = times.dropLast().last, let small = sizes.first, let large = sizes.last {
-                let factor = large / small
-                // 16x the bytes in 17x the time: what is left over for the
-                // larger working set (page faults, cache misses) of 16 MiB.
-                let limit = Double(factor) * 17 / 16
-                var row = BenchmarkResult(
-                    suite: "accumulator", name: "\(kind) scaling \(small >> 10) KiB -> \(large >> 10) KiB",
-                    bytes: streams[streams.count - 1].bytes.count, seconds: b, baselineName: "\(small >> 10) KiB", baselineSeconds: a * Double(factor),
-                    target: "time ratio <= \(BenchmarkReport.fixed(limit, 1)) for \(factor)x bytes")
-                row.scaling = b / a
-                row.targetMet = b / a <= limit
-                results.append(row)
+            if let small = sizes.first, let large = sizes.last, sizes.count > 1 {
+                results.append(scalingRow(kind, small: small, large: large, context))
             }
             // The usual Swift client, at a size where its quadratic tool
             // handling still finishes: 1 MiB, or 128 KiB for tool input.
@@ -73,6 +65,29 @@ enum AccumulatorBenchmarks {
         results.append(shortToolDeltas(context))
         results += memoryRows(context)
         return results
+    }
+
+    /// The time for `large` bytes over `large / small` different streams of
+    /// `small` bytes, per byte, in fresh processes (`ScalingProbe`).
+    static func scalingRow(_ kind: StreamKind, small: Int, large: Int, _ context: BenchmarkContext) -> BenchmarkResult {
+        let factor = large / small
+        // 16x the bytes in 17x the time: what is left over for the larger
+        // working set (page faults, cache misses) of 16 MiB.
+        let limit = Double(factor) * 17 / 16
+        let name = "\(kind) scaling \(small >> 10) KiB -> \(large >> 10) KiB"
+        guard let workload = ScalingProbe.Workload(rawValue: kind.rawValue),
+            let probes = ScalingProbe.measure(workload, small: small, large: large, quick: context.quick),
+            let (middle, each, oneRun) = ScalingProbe.median(probes).map({ ($0.probe, $0.ratios, $0.oneRunRatios) })
+        else { return BenchmarkResult(suite: "accumulator", name: "\(name): probe failed", bytes: large, seconds: 0) }
+        var row = BenchmarkResult(
+            suite: "accumulator",
+            name: "\(name) (\(probes.count) processes: \(each); one \(small >> 10) KiB stream's median: \(oneRun); \(middle.faultDescription))",
+            bytes: middle.largeBytes, seconds: middle.largeSeconds,
+            baselineName: "\(factor) different \(small >> 10) KiB streams", baselineSeconds: middle.smallLoopSeconds,
+            target: "time ratio <= \(BenchmarkReport.fixed(limit, 1)) for \(factor)x bytes, per byte, median process")
+        row.scaling = middle.ratio
+        row.targetMet = middle.ratio <= limit
+        return row
     }
 
     /// Tool input in 16-byte deltas (the `tool` kind's are ~40 bytes): the
@@ -177,6 +192,7 @@ struct MemoryProbe {
         case "serve": return ManyStreamsClients.serve(Array(arguments.dropFirst()))
         case "feed-many": return ManyStreamsBenchmarks.feedProbe(Array(arguments.dropFirst()))
         case "respond": return RespondProbe.run(Array(arguments.dropFirst()))
+        case "scaling": return ScalingProbe.run(Array(arguments.dropFirst()))
         default: break
         }
         guard arguments.count == 3, let kind = StreamKind(rawValue: arguments[0]), let bytes = Int(arguments[1]) else { return 64 }
