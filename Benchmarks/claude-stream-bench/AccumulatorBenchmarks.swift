@@ -77,11 +77,18 @@ enum AccumulatorBenchmarks {
         let name = "\(kind) scaling \(small >> 10) KiB -> \(large >> 10) KiB"
         guard let workload = ScalingProbe.Workload(rawValue: kind.rawValue),
             let probes = ScalingProbe.measure(workload, small: small, large: large, quick: context.quick),
-            let (middle, each, oneRun) = ScalingProbe.median(probes).map({ ($0.probe, $0.ratios, $0.oneRunRatios) })
-        else { return BenchmarkResult(suite: "accumulator", name: "\(name): probe failed", bytes: large, seconds: 0) }
+            let median = ScalingProbe.median(probes)
+        else {
+            var failed = BenchmarkResult(suite: "accumulator", name: "\(name): probe failed", bytes: large, seconds: 1e-9)
+            failed.target = "a scaling probe's figure"
+            failed.targetMet = false
+            return failed
+        }
+        let middle = median.probe
         var row = BenchmarkResult(
             suite: "accumulator",
-            name: "\(name) (\(probes.count) processes: \(each); one \(small >> 10) KiB stream's median: \(oneRun); \(middle.faultDescription))",
+            name:
+                "\(name) (\(probes.count) processes: \(median.ratios); one \(small >> 10) KiB stream's median: \(median.oneRunRatios); \(middle.faultDescription))",
             bytes: middle.largeBytes, seconds: middle.largeSeconds,
             baselineName: "\(factor) different \(small >> 10) KiB streams", baselineSeconds: middle.smallLoopSeconds,
             target: "time ratio <= \(BenchmarkReport.fixed(limit, 1)) for \(factor)x bytes, per byte, median process")

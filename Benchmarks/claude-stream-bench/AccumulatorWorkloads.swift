@@ -1,6 +1,6 @@
 // Generated Messages API streams for the accumulator benchmarks. Each is a
 // sequence of whole messages (message_start … message_stop) until the size is
-// reached, deterministic for a given size.
+// reached, deterministic for a given size and variant.
 
 enum StreamKind: String, CaseIterable, CustomStringConvertible {
     case text, tool, mixed

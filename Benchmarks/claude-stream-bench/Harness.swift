@@ -1,8 +1,9 @@
 // A small benchmark harness: warm-up, repeated runs, the median CPU time of
 // the measuring thread, MB/s, and every figure beside a baseline measured in
 // the same run, in alternation with it (so the ratio is meaningful on any
-// machine and under any load), plus scaling (time at 2n / time at n) where a
-// workload has a size.
+// machine and under any load), plus scaling where a workload has a size: time
+// at 2n over time at n, or a larger step judged as `Scaling` describes (in
+// child processes, `ScalingProbe`).
 //
 // Adding a suite: define `static let suite = BenchmarkSuite(name:) { context in … }`
 // in a file of this folder and list it in `registeredSuites` in main.swift.
@@ -86,11 +87,12 @@ struct BenchmarkContext: Sendable {
 /// state of the machine; the figure is the median of the rounds' ratios,
 /// per byte, times `factor`.
 ///
-/// Worked example, text, 1 → 16 MiB (medians of 20 rounds): 10.25 ms for
-/// the 16,777,882-byte stream and 10.82 ms for sixteen different 1 MiB
-/// streams (16,787,179 bytes), so 16 × (10.25 / 16,777,882) / (10.82 /
-/// 16,787,179) = 15.2. Sixteen runs of one 1 MiB stream took 10.20 ms in
-/// the same rounds: 16.1.
+/// Worked example, text, 1 → 16 MiB, one round: 10.25 ms for the
+/// 16,777,882-byte stream and 10.82 ms for sixteen different 1 MiB streams
+/// (16,787,179 bytes), so 16 × (10.25 / 16,777,882) / (10.82 / 16,787,179)
+/// = 15.2; the figure is the median of such rounds. (These times are the
+/// medians of 20 rounds in a harness, where sixteen runs of one 1 MiB
+/// stream took 10.20 ms: 16.1.)
 enum Scaling {
     /// The median over rounds of `factor × (large[r] / largeBytes) /
     /// (smallLoop[r] / smallLoopBytes)`.
@@ -137,7 +139,9 @@ struct BenchmarkResult {
     var seconds: Double
     var baselineName: String? = nil
     var baselineSeconds: Double? = nil
-    /// Time at 2n divided by time at n (2.0 is linear).
+    /// The time for the larger input over the time for the smaller: 2n / n
+    /// (2.0 is linear) or, for the 1 → 16 MiB rows, as `Scaling` describes
+    /// (16.0 is linear). Column `scale`.
     var scaling: Double? = nil
     /// The goal, in words, and whether this run met it.
     var target: String? = nil
@@ -178,7 +182,7 @@ enum BenchmarkReport {
     static func table(_ results: [BenchmarkResult]) -> String {
         var lines = [
             pad("benchmark", 42) + pad("size", 10) + pad("median", 11) + pad("MB/s", 10)
-                + pad("baseline MB/s", 15) + pad("ratio", 8) + pad("2n/n", 7) + "target"
+                + pad("baseline MB/s", 15) + pad("ratio", 8) + pad("scale", 7) + "target"
         ]
         for result in results {
             var line = pad("\(result.suite)/\(result.name)", 42)

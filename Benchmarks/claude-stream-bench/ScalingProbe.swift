@@ -33,12 +33,13 @@ struct ScalingProbe {
     /// one pass over the small ones.
     var largeFaults: Int
     var smallLoopFaults: Int
-    /// CPU time to fault in one fresh 4 KiB page in this process.
+    /// CPU time to fault in one fresh page in this process.
     var secondsPerFault: Double
 
     /// The CPU time of the large run's extra page faults over the small
-    /// pass's: a floor that no code of the parser removes (fresh pages the
-    /// region pool does not keep), as a part of `ratio`.
+    /// pass's, as a part of `ratio`: fresh pages, which the region pool's
+    /// bound on kept pages (a memory trade) leaves to a large input, not the
+    /// parser's work on the bytes.
     var faultShareOfRatio: Double {
         guard largeSeconds > 0 else { return 0 }
         return ratio * Double(max(largeFaults - smallLoopFaults, 0)) * secondsPerFault / largeSeconds
@@ -94,10 +95,13 @@ struct ScalingProbe {
         return probes
     }
 
-    /// The probe of the median process (by ratio), with every process's
-    /// ratio and one-run ratio for the row's name.
-    static func median(_ probes: [ScalingProbe]) -> (probe: ScalingProbe, ratios: String, oneRunRatios: String)? {
-        guard let middle = probes.sorted(by: { $0.ratio < $1.ratio }).dropFirst(probes.count / 2).first else { return nil }
+    /// The probe of the median process by `figure` (the ratio unless
+    /// given), with every process's ratio and one-run ratio for the row's
+    /// name.
+    static func median(
+        _ probes: [ScalingProbe], by figure: (ScalingProbe) -> Double = { $0.ratio }
+    ) -> (probe: ScalingProbe, ratios: String, oneRunRatios: String)? {
+        guard let middle = probes.sorted(by: { figure($0) < figure($1) }).dropFirst(probes.count / 2).first else { return nil }
         return (
             middle, probes.map { BenchmarkReport.fixed($0.ratio, 2) }.joined(separator: ", "),
             probes.map { BenchmarkReport.fixed($0.oneRunRatio, 2) }.joined(separator: ", ")
@@ -117,16 +121,19 @@ struct ScalingProbe {
         let smallInputs = (0..<factor).map { workload.input(bytes: small, variant: $0) }
         let smallBytes = smallInputs.reduce(0) { $0 + $1.count }
         let first = smallInputs.first ?? []
+        // The small pass never follows the one-input run (whose input is
+        // its first): it follows the large run or itself, so none of its
+        // inputs is still in the caches.
         let samples = context.samplesAlternated([
-            { blackHole(workload.run(first)) },
             { for input in smallInputs { blackHole(workload.run(input)) } },
             { blackHole(workload.run(largeInput)) },
+            { blackHole(workload.run(first)) },
         ])
         let ratio = Scaling.pairedRatio(
-            large: samples[2], largeBytes: largeInput.count, smallLoop: samples[1], smallLoopBytes: smallBytes, factor: factor)
-        let largeSeconds = CPUClock.median(samples[2])
-        let loopSeconds = CPUClock.median(samples[1]) * Double(largeInput.count) / Double(max(smallBytes, 1))
-        let oneRun = largeSeconds / CPUClock.median(samples[0])
+            large: samples[1], largeBytes: largeInput.count, smallLoop: samples[0], smallLoopBytes: smallBytes, factor: factor)
+        let largeSeconds = CPUClock.median(samples[1])
+        let loopSeconds = CPUClock.median(samples[0]) * Double(largeInput.count) / Double(max(smallBytes, 1))
+        let oneRun = largeSeconds / CPUClock.median(samples[2])
         let largeFaults = PageFaults.during { blackHole(workload.run(largeInput)) }
         let loopFaults = PageFaults.during { for input in smallInputs { blackHole(workload.run(input)) } }
         print(
@@ -155,14 +162,18 @@ enum PageFaults {
     }
 
     /// Thread CPU time to write the first byte of each page of a fresh
-    /// 8 MiB anonymous mapping, per page: what a page the pool did not keep
-    /// costs on this machine.
+    /// 8 MiB anonymous mapping, per fault: what a page the pool did not keep
+    /// costs on this machine. Without transparent huge pages, as the
+    /// regions are mapped: one huge page's fault would stand for 512.
     static func secondsPerFreshPage() -> Double {
         let bytes = 8 << 20
-        let page = 4096
+        let page = Int(getpagesize())
         guard let mapping = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapping != MAP_FAILED
         else { return 0 }
         defer { munmap(mapping, bytes) }
+        #if os(Linux)
+        madvise(mapping, bytes, 15)  // MADV_NOHUGEPAGE
+        #endif
         let faults = count()
         let seconds = CPUClock.thread {
             for offset in stride(from: 0, to: bytes, by: page) { mapping.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self) }
