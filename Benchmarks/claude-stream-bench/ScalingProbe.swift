@@ -171,8 +171,8 @@ enum PageFaults {
         guard let mapping = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapping != MAP_FAILED
         else { return 0 }
         defer { munmap(mapping, bytes) }
-        #if os(Linux)
-        madvise(mapping, bytes, 15)  // MADV_NOHUGEPAGE
+        #if canImport(Glibc)
+        _ = madvise(mapping, bytes, MADV_NOHUGEPAGE)  // as _ReservedRegion maps its regions
         #endif
         let faults = count()
         let seconds = CPUClock.thread {
