@@ -11,9 +11,11 @@
 // - the same for a mid-stream `error` event or protocol violation built
 //   from the same texts, once the transport's `SecretRedactor` has seen it;
 // - map the status to its kind by the documented table, and call exactly
-//   429, 529 and a 5xx `overloaded_error` retryable;
+//   408, 409, 429 and every 5xx retryable, unless `x-should-retry` says
+//   `true` or `false` (a redirect never is);
 // - read `retry-after` totally: nil or a finite number of seconds >= 0, and
-//   a plain decimal (`12`, ` 1.5 `) as exactly that number.
+//   a plain decimal (`12`, ` 1.5 `) as exactly that number; and a plain
+//   decimal `retry-after-ms` before it, as that many milliseconds.
 //
 // Input layout: byte 0 picks the status (from the statuses the API uses, or
 // with byte 1 any number 0...999), then header lines `name: value` separated
@@ -28,7 +30,7 @@ import Foundation
 public enum TransportFrameFuzzProperty {
     /// The secret the fuzzer tries to leak.
     public static let apiKey = "sk-ant-api03-fuzzKEY_0123456789abcdef-XYZ"
-    static let statuses = [400, 401, 403, 404, 413, 429, 500, 503, 529, 418, 200, 302, 307]
+    static let statuses = [400, 401, 403, 404, 413, 429, 500, 503, 529, 418, 200, 302, 307, 408, 409]
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Returns nil when the property holds, else a description of the failure.
@@ -62,8 +64,8 @@ public enum TransportFrameFuzzProperty {
         if failure.kind != expectedKind(status: status, failure: failure) {
             return "status \(status) mapped to \(failure.kind)"
         }
-        let retryable = status == 429 || status == 529 || (500...599).contains(status) && failure.errorType == "overloaded_error"
-        if failure.isRetryable != retryable { return "status \(status) retryable \(failure.isRetryable)" }
+        if let problem = checkRetryable(status: status, headers: headers, failure: failure) { return problem }
+        if let problem = checkRetryAfterMilliseconds(headers: headers, failure: failure) { return problem }
         if let seconds = failure.retryAfter, !(seconds.isFinite && seconds >= 0) {
             return "retry-after read as \(seconds)"
         }
@@ -95,6 +97,36 @@ public enum TransportFrameFuzzProperty {
             }
         }
         return nil
+    }
+
+    /// Retryable: 408, 409, 429 and 5xx, overridden by every `x-should-retry`
+    /// of `true` or `false` (either one when several disagree); never a redirect.
+    static func checkRetryable(status: Int, headers: [String: String], failure: HTTPFailure) -> String? {
+        if (300...399).contains(status) {
+            return failure.isRetryable ? "redirect \(status) called retryable" : nil
+        }
+        let said = Set(
+            headers.filter { $0.key.lowercased() == "x-should-retry" }
+                .compactMap { ["true": true, "false": false][$0.value.trimmingCharacters(in: .whitespaces).lowercased()] })
+        let byStatus = [408, 409, 429].contains(status) || (500...599).contains(status)
+        let allowed = said.isEmpty ? [byStatus] : said
+        let headerCount = headers.keys.filter { $0.lowercased() == "x-should-retry" }.count
+        // A header that says neither true nor false leaves the status to decide.
+        let open = headerCount > said.count ? allowed.union([byStatus]) : allowed
+        return open.contains(failure.isRetryable) ? nil : "status \(status) retryable \(failure.isRetryable), headers \(headers)"
+    }
+
+    /// A lone `retry-after-ms` that is a plain decimal is the wait, in milliseconds.
+    static func checkRetryAfterMilliseconds(headers: [String: String], failure: HTTPFailure) -> String? {
+        let values = headers.filter { $0.key.lowercased() == "retry-after-ms" }.map(\.value)
+        guard values.count == 1, let value = values.first else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let decimal =
+            !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2E }
+            && trimmed.utf8.filter { $0 == 0x2E }.count <= 1 && trimmed != "."
+        guard decimal, let milliseconds = Double(trimmed) else { return nil }
+        return failure.retryAfter == milliseconds / 1000
+            ? nil : "retry-after-ms \(value.debugDescription) read as \(failure.retryAfter.map { "\($0)" } ?? "nil") s"
     }
 
     /// `parseRetryAfter` is total and reads plain decimals exactly.

@@ -68,8 +68,13 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     public var message: String?
     /// The `request-id` header (or the body's `request_id`).
     public var requestID: String?
-    /// Seconds to wait, from `retry-after`, when given.
+    /// Seconds the server asks to wait before a retry: `retry-after-ms`
+    /// (milliseconds) when it reads as a number, else `retry-after`
+    /// (seconds or an HTTP date); nil when neither does.
     public var retryAfter: Double?
+    /// The server's own word on retrying, from `x-should-retry` (`true` or
+    /// `false`); nil without it. It overrides the status in ``isRetryable``.
+    public var shouldRetry: Bool?
     /// The `location` header of a redirect (redacted), when given.
     public var location: String?
     /// The `content-type` header (redacted), for ``Kind/notEventStream``.
@@ -81,7 +86,7 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     /// are built by the client, which redacts every text first.
     public init(
         status: Int, kind: Kind, errorType: String? = nil, message: String? = nil,
-        requestID: String? = nil, retryAfter: Double? = nil,
+        requestID: String? = nil, retryAfter: Double? = nil, shouldRetry: Bool? = nil,
         location: String? = nil, contentType: String? = nil, contentEncoding: String? = nil
     ) {
         self.status = status
@@ -90,13 +95,29 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
         self.message = message
         self.requestID = requestID
         self.retryAfter = retryAfter
+        self.shouldRetry = shouldRetry
         self.location = location
         self.contentType = contentType
         self.contentEncoding = contentEncoding
     }
 
-    /// Whether the opt-in retry policy may try again (429 and 529).
-    public var isRetryable: Bool { kind == .rateLimited || kind == .overloaded }
+    /// Whether sending the same request again may succeed: what the official
+    /// SDKs retry, 408 (timeout), 409 (conflict), 429 (rate limited) and
+    /// every 5xx (529 overloaded among them), unless `x-should-retry` says
+    /// otherwise either way. Never an answer this client refused for its
+    /// shape (a redirect, a 2xx that is not an event stream, an unrequested
+    /// content encoding): sending again would meet the same answer.
+    public var isRetryable: Bool {
+        switch kind {
+        case .redirect, .notEventStream, .unrequestedContentEncoding: return false
+        default: break
+        }
+        if let shouldRetry { return shouldRetry }
+        return Self.retryableStatuses.contains(status) || (500...599).contains(status)
+    }
+
+    /// The statuses below 500 that are retried.
+    static let retryableStatuses: Set<Int> = [408, 409, 429]
 
     public var description: String {
         var text = "HTTP \(status)"
@@ -163,7 +184,9 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
         self.init(
             status: status, kind: kind, errorType: errorType, message: message,
             requestID: header("request-id") ?? bodyRequestID ?? header("x-amzn-requestid"),
-            retryAfter: header("retry-after").flatMap { Self.parseRetryAfter($0, now: now) },
+            retryAfter: header("retry-after-ms").flatMap(Self.parseRetryAfterMilliseconds)
+                ?? header("retry-after").flatMap { Self.parseRetryAfter($0, now: now) },
+            shouldRetry: header("x-should-retry").flatMap(Self.parseShouldRetry),
             location: kind == .redirect ? header("location") : nil,
             contentType: kind == .notEventStream ? header("content-type") : nil,
             contentEncoding: kind == .unrequestedContentEncoding ? header("content-encoding") : nil)
@@ -193,20 +216,29 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
             || text.contains("context_length") || text.contains("context length")
     }
 
-    /// `retry-after` as seconds: a decimal number or an HTTP date.
+    /// `retry-after` as seconds: a decimal number or an HTTP date (see ``HTTPDate``).
     public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 { return seconds }
-        // An HTTP date is short printable ASCII. Anything else never reaches
-        // DateFormatter: on Linux it traps on some non-ASCII text (a
-        // combining mark, found by fuzz-transport-frames).
-        guard trimmed.utf8.count <= 64, trimmed.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
         return max(0, date.timeIntervalSince(now))
+    }
+
+    /// `retry-after-ms` (the Anthropic API's own header) as seconds.
+    static func parseRetryAfterMilliseconds(_ value: String) -> Double? {
+        guard let milliseconds = Double(value.trimmingCharacters(in: .whitespaces)), milliseconds.isFinite, milliseconds >= 0 else {
+            return nil
+        }
+        return milliseconds / 1000
+    }
+
+    /// `x-should-retry`: `true` or `false`, in any case; anything else says nothing.
+    static func parseShouldRetry(_ value: String) -> Bool? {
+        switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "true": true
+        case "false": false
+        default: nil
+        }
     }
 }
 
