@@ -14,7 +14,11 @@ import FoundationNetworking
 //        ▼
 //   driver task ── token ── attempt ──► 2xx: delegate feeds MessageAccumulator ──► channel ──► consumer
 //                    ▲          │
-//                    └── 429/529 with opt-in RetryPolicy, or 401 with a bearer provider (once)
+//                    └── a retryable answer or a failed connection, from the RetryBudget
+//                        (RetryPolicy.standard: 2 retries), or 401 with a bearer provider (once)
+//
+// Once an attempt streams, the client never sends it again: the consumer has
+// seen its snapshots. ClaudeSession restarts such a round from the same budget.
 
 /// Streams Messages API responses.
 public struct MessagesClient: Sendable {
@@ -33,10 +37,16 @@ public struct MessagesClient: Sendable {
     /// - Throws: ``TransportError/missingCredential(_:)`` or
     ///   ``TransportError/invalidRequest(_:)``, before any network traffic.
     public func stream(_ request: MessageRequest) throws(TransportError) -> MessageSnapshotStream {
+        try stream(request, retries: RetryBudget(configuration.retryPolicy))
+    }
+
+    /// As ``stream(_:)``, taking its retries from `budget`, which a caller
+    /// that retries too (a session restarting a broken round) shares.
+    public func stream(_ request: MessageRequest, retries budget: RetryBudget) throws(TransportError) -> MessageSnapshotStream {
         _ = try checkedCredentials()  // before encoding: a missing key is reported first
         let encoded: EncodedRequest
         do { encoded = try RequestEncoder.encode(request) } catch { throw .invalidRequest(error) }
-        return try stream(encoded: encoded)
+        return try stream(encoded: encoded, retries: budget)
     }
 
     /// The complete message. With `onSnapshot`, each snapshot is handed to
@@ -46,7 +56,15 @@ public struct MessagesClient: Sendable {
         _ request: MessageRequest,
         onSnapshot: ((MessageSnapshot) -> Void)? = nil
     ) async throws(TransportError) -> MessageSnapshot {
-        let stream = try stream(request)
+        try await send(request, retries: RetryBudget(configuration.retryPolicy), onSnapshot: onSnapshot)
+    }
+
+    /// As ``send(_:onSnapshot:)``, taking its retries from `budget`.
+    public func send(
+        _ request: MessageRequest, retries budget: RetryBudget,
+        onSnapshot: ((MessageSnapshot) -> Void)? = nil
+    ) async throws(TransportError) -> MessageSnapshot {
+        let stream = try stream(request, retries: budget)
         var last: MessageSnapshot?
         if let onSnapshot {
             for try await snapshot in stream {
@@ -80,6 +98,7 @@ struct StreamDriver: Sendable {
     let credentials: Credentials
     let encoded: EncodedRequest
     let url: URL
+    let budget: RetryBudget
 
     func start(_ channel: SnapshotChannel) {
         let task = Task { await run(channel) }
@@ -94,7 +113,6 @@ struct StreamDriver: Sendable {
     }
 
     func run(_ channel: SnapshotChannel) async {
-        var retry = 0
         var token: String?
         var mustRefresh = false
         var refreshed = false
@@ -105,25 +123,24 @@ struct StreamDriver: Sendable {
                 }
                 mustRefresh = false
             }
+            let failure: TransportError
             switch await attempt(channel, bearer: token) {
             case .streaming:
                 return  // the delegate ends the channel
             case .failed(let error):
-                return channel.finish(error)
-            case .httpFailure(let failure):
-                if failure.kind == .authentication, case .bearer = credentials, !refreshed {
+                failure = error
+            case .httpFailure(let answer):
+                if answer.kind == .authentication, case .bearer = credentials, !refreshed {
                     refreshed = true
                     mustRefresh = true
                     continue
                 }
-                guard let delay = configuration.retryPolicy.delay(after: failure, retry: retry) else {
-                    return channel.finish(.http(failure))
-                }
-                configuration.retryPolicy.onRetry?(failure, delay)
-                retry += 1
-                guard (try? await Task.sleep(for: .seconds(delay))) != nil else {
-                    return channel.finish(.cancelled(snapshot: nil))
-                }
+                failure = .http(answer)
+            }
+            // Nothing of the attempt reached the consumer: it may be sent again.
+            guard let delay = budget.take(after: failure, deadline: channel.deadline) else { return channel.finish(failure) }
+            guard (try? await Task.sleep(for: .seconds(delay))) != nil else {
+                return channel.finish(.cancelled(snapshot: nil))
             }
         }
     }

@@ -83,7 +83,13 @@ package final class LoopbackServer: @unchecked Sendable {
         try await recorded(id).map { try JSONValue.parse($0["body"]?.stringValue ?? "") }
     }
 
-    /// Every request of script `id` (path, body text, headers).
+    /// The seconds between consecutive requests of script `id`, by the server's clock.
+    package func gaps(_ id: String) async throws -> [Double] {
+        let times = try await recorded(id).compactMap { try? $0["time"]?.numberValue?.double() }
+        return zip(times, times.dropFirst()).map { $1 - $0 }
+    }
+
+    /// Every request of script `id` (path, body text, headers, arrival time).
     package func recorded(_ id: String) async throws -> [JSONValue] {
         let data = try await exchange(URLRequest(url: base(id).appendingPathComponent("requests")))
         return Array(try JSONValue.parse(Array(data)).arrayValue ?? JSONArray())
@@ -129,6 +135,14 @@ package struct ScriptedAnswer {
     package static func status(_ code: Int, _ body: String, headers: [String: String] = [:]) -> ScriptedAnswer {
         ScriptedAnswer(json: ["status": code, "body": body, "headers": headers])
     }
+
+    /// The API's error body of `type` with `status`.
+    package static func apiError(_ code: Int, _ type: String, headers: [String: String] = [:]) -> ScriptedAnswer {
+        status(code, #"{"type":"error","error":{"type":"\#(type)","message":"scripted \#(code)"}}"#, headers: headers)
+    }
+
+    /// The connection reset (RST) once the request is read, before any answer.
+    package static var reset: ScriptedAnswer { ScriptedAnswer(json: ["reset": true]) }
 }
 
 /// One request as the server saw it.

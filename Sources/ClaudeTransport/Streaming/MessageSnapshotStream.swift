@@ -82,6 +82,9 @@ final class SnapshotChannel: Sendable {
 
     var isFinished: Bool { state.withLock { $0.end != nil } }
 
+    /// When the overall limit runs out (nil before it is armed).
+    var deadline: ContinuousClock.Instant? { state.withLock { $0.deadline } }
+
     var requestID: String? { state.withLock { $0.requestID } }
 
     func setRequestID(_ id: String?) { state.withLock { $0.requestID = id } }

@@ -34,6 +34,11 @@ extension MessagesClient {
     ///
     /// - Throws: ``TransportError/missingCredential(_:)`` before any traffic.
     public func stream(encoded: EncodedRequest) throws(TransportError) -> MessageSnapshotStream {
+        try stream(encoded: encoded, retries: RetryBudget(configuration.retryPolicy))
+    }
+
+    /// As ``stream(encoded:)``, retrying answers before the stream from `budget`.
+    func stream(encoded: EncodedRequest, retries budget: RetryBudget) throws(TransportError) -> MessageSnapshotStream {
         let credentials = try checkedCredentials()
         // Every request goes through here (the session's too), so each
         // endpoint gets its own body shape and URL in one place.
@@ -41,7 +46,8 @@ extension MessagesClient {
         do { routed = try configuration.endpoint.route(encoded, anthropicBase: configuration.baseURL) } catch {
             throw .invalidRequest(error)
         }
-        let driver = StreamDriver(configuration: configuration, credentials: credentials, encoded: routed.request, url: routed.url)
+        let driver = StreamDriver(
+            configuration: configuration, credentials: credentials, encoded: routed.request, url: routed.url, budget: budget)
         return MessageSnapshotStream(snapshotChannel: SnapshotChannel { channel in driver.start(channel) })
     }
 }

@@ -63,7 +63,9 @@ Each test uses its own script id:
                                order to the POSTs under /s/<id>/ (one each).
   POST /s/<id>/v1/messages     (or .../count_tokens, or any path) takes the
                                next answer; an exhausted script answers 500.
-  GET  /s/<id>/requests        the path, body and headers of every POST so far.
+  GET  /s/<id>/requests        the path, body, headers and arrival time (the
+                               server's monotonic clock, in seconds) of every
+                               POST so far.
 
 An answer is an object:
   status        HTTP status (200 default)
@@ -75,6 +77,8 @@ An answer is an object:
   pieces        send the body in pieces of this many bytes
   hold          seconds to wait after the first piece (a slow stream)
   interval      seconds to wait between pieces (a trickle)
+  reset         true: read the request, then reset the connection (RST)
+                without a byte of answer
 """
 
 import gzip
@@ -363,12 +367,19 @@ class Handler(BaseHTTPRequestHandler):
     def _script_answer(self, sid, body):
         with REQUESTS_LOCK:
             SCRIPT_REQUESTS.setdefault(sid, []).append({
-                "path": self.path, "body": body.decode("utf-8", "replace"),
+                "path": self.path, "body": body.decode("utf-8", "replace"), "time": time.monotonic(),
                 "headers": {k.lower(): v for k, v in self.headers.items()}})
             script = SCRIPTS.get(sid) or []
             answer = script.pop(0) if script else {
                 "status": 500, "body": '{"type":"error","error":{"type":"api_error","message":"script exhausted"}}'}
             count = len(SCRIPT_REQUESTS[sid])
+        if answer.get("reset"):
+            # SO_LINGER with a zero timeout makes close() send RST: the
+            # client sees the connection reset before any answer.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+            return
         status = answer.get("status", 200)
         if "file" in answer:
             with open(answer["file"], "rb") as f:

@@ -71,30 +71,6 @@ struct FaultTests {
         }
     }
 
-    @Test func retryIsOptInAndReported() async throws {
-        try await withLoopbackServer { server in
-            // Without a policy the 429 is the answer.
-            let plain = await failure(loopbackClient(server, "t-plain/fault/429-then-ok"))
-            #expect(plain?.httpFailure?.kind == .rateLimited)
-            // With one, the retry waits retry-after (1 s), is reported, and succeeds.
-            let seen = Mutex<[Int]>([])
-            let policy = RetryPolicy(
-                maxRetries: 1,
-                onRetry: { failure, delay in
-                    seen.withLock { $0.append(failure.status) }
-                    #expect(delay == 1)
-                })
-            let snapshot = try await loopbackClient(server, "t-retry/fault/429-then-ok", retryPolicy: policy).send(simpleRequest)
-            #expect(snapshot.messageJSON()["content"]?[0]?["text"]?.stringValue == "recovered")
-            #expect(seen.withLock { $0 } == [429])
-            let overloaded = try await loopbackClient(
-                server, "t-529/fault/529-then-ok",
-                retryPolicy: RetryPolicy(maxRetries: 2, baseDelay: 0.05)
-            ).send(simpleRequest)
-            #expect(overloaded.stopReason == "end_turn")
-        }
-    }
-
     @Test func bearerTokenIsRefreshedOnceOn401() async throws {
         try await withLoopbackServer { server in
             let source = TokenSource()
