@@ -54,27 +54,11 @@ extension ClaudeSession {
             let request = self.request(for: working, outputSchema: outputSchema)
             do throws(RequestError) { try RequestEncoder.validate(request) } catch { throw failure(.invalidRequest(error)) }
             let round = working.responses.count
-            requests += 1
-            // Only a streaming caller pays for a callback per snapshot; the
-            // others get the partial response from the transport's error.
-            let seen = LastSnapshot()
-            var forward: (@Sendable (MessageSnapshot) -> Void)?
-            if let onSnapshot {
-                forward = { snapshot in
-                    seen.set(snapshot)
-                    onSnapshot(ResponseSnapshot(message: snapshot, round: round))
-                }
-            }
             let message: MessageSnapshot
-            do throws(TransportError) {
-                message = try await transport.streamMessage(request, onSnapshot: forward)
-            } catch {
-                let partial = error.snapshot ?? seen.value
-                switch error {
-                case .cancelled: throw failure(.cancelled, partial: partial)
-                case .invalidRequest(let refused): throw failure(.invalidRequest(refused))
-                default: throw failure(Task.isCancelled ? .cancelled : .transport(error), partial: partial)
-                }
+            requests += 1
+            switch await streamRound(request, round: round, onSnapshot: onSnapshot) {
+            case .success(let complete): message = complete
+            case .failure(let ending): throw failure(ending.kind, partial: ending.partial)
             }
             if Task.isCancelled { throw failure(.cancelled, partial: message) }
             let entry = ResponseEntry(message)
@@ -117,6 +101,61 @@ extension ClaudeSession {
                         pendingCalls: [], isLast: false, transcript: working))
             default:
                 return await finish(pending: [])
+            }
+        }
+    }
+
+    /// How one round's request ended without a message: the error's kind
+    /// and the partial response.
+    struct RoundEnding: Error {
+        var kind: SessionError.Kind
+        var partial: MessageSnapshot?
+    }
+
+    /// Sends one round's request and returns its complete message. A stream
+    /// that breaks after it began is sent again while the round's
+    /// ``RetryBudget`` allows (the transport takes its own retries from the
+    /// same budget), each restart announced by a snapshot with
+    /// ``ResponseSnapshot/restart``. Nothing of a broken attempt is kept:
+    /// the transcript changes only when the message is complete.
+    func streamRound(
+        _ request: MessageRequest, round: Int,
+        onSnapshot: (@Sendable (ResponseSnapshot) -> Void)?
+    ) async -> Result<MessageSnapshot, RoundEnding> {
+        let budget = RetryBudget(transport.retryPolicy)
+        var attempt = 0
+        while true {
+            // Only a streaming caller pays for a callback per snapshot; the
+            // others get the partial response from the transport's error.
+            let seen = LastSnapshot()
+            var forward: (@Sendable (MessageSnapshot) -> Void)?
+            if let onSnapshot {
+                forward = { [attempt] snapshot in
+                    seen.set(snapshot)
+                    onSnapshot(ResponseSnapshot(message: snapshot, round: round, attempt: attempt))
+                }
+            }
+            do throws(TransportError) {
+                return .success(try await transport.streamMessage(request, retries: budget, onSnapshot: forward))
+            } catch {
+                let partial = error.snapshot ?? seen.value
+                switch error {
+                case .cancelled: return .failure(RoundEnding(kind: .cancelled, partial: partial))
+                case .invalidRequest(let refused): return .failure(RoundEnding(kind: .invalidRequest(refused), partial: nil))
+                default: break
+                }
+                if Task.isCancelled { return .failure(RoundEnding(kind: .cancelled, partial: partial)) }
+                guard error.brokeStream, let delay = budget.take(after: error) else {
+                    return .failure(RoundEnding(kind: .transport(error), partial: partial))
+                }
+                if let onSnapshot, let partial {
+                    let restart = RoundRestart(error: error, delay: delay, retry: budget.retriesUsed)
+                    onSnapshot(ResponseSnapshot(message: partial, round: round, attempt: attempt, restart: restart))
+                }
+                guard (try? await Task.sleep(for: .seconds(delay))) != nil else {
+                    return .failure(RoundEnding(kind: .cancelled, partial: partial))
+                }
+                attempt += 1
             }
         }
     }

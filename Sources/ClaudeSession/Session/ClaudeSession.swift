@@ -233,4 +233,30 @@ public struct ResponseSnapshot: Sendable {
     /// The round it belongs to: the index the response will have in
     /// ``SessionTranscript/responses`` once complete.
     public var round: Int
+    /// Which attempt of the round: 0, then one more each time the round is
+    /// sent again after its stream broke (see ``restart``).
+    public var attempt: Int
+    /// Set on the last snapshot of an attempt whose stream broke and that
+    /// the session sends again: what `message` shows of the round is void
+    /// (clear it), and the next snapshot starts the round afresh, with
+    /// ``attempt`` one higher. The transcript never saw the broken attempt.
+    public var restart: RoundRestart?
+
+    /// A snapshot of `round`'s message in its `attempt`.
+    public init(message: MessageSnapshot, round: Int, attempt: Int = 0, restart: RoundRestart? = nil) {
+        self.message = message
+        self.round = round
+        self.attempt = attempt
+        self.restart = restart
+    }
+}
+
+/// Why and when a round is sent again (``ResponseSnapshot/restart``).
+public struct RoundRestart: Sendable {
+    /// What broke the stream.
+    public var error: TransportError
+    /// Seconds until the round is sent again.
+    public var delay: Double
+    /// The retry this is of the round's budget (1 for the first).
+    public var retry: Int
 }

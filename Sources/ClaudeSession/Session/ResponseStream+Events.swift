@@ -3,7 +3,9 @@ public import ClaudeStreaming
 // Text and block events over a whole session call. Each round is a message
 // of its own (its block indices start at 0 again), so the deriver starts
 // afresh at every round: the final answer's text comes through like the
-// first round's. The round number says so directly; the snapshot-sequence
+// first round's. So it does at every attempt of a round: after a restart
+// (`ResponseSnapshot.restart`) the round's text comes through again from its
+// start, as the new attempt sends it. The round number says so directly; the snapshot-sequence
 // helpers over `.map(\.message)` reach the same events by telling the
 // messages apart themselves (see BlockEventDeriver), and these sequences
 // add the final response.
@@ -29,7 +31,7 @@ public struct SessionBlockEventSequence: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         var base: ResponseStream.Iterator
         var deriver = BlockEventDeriver()
-        var round: Int?
+        var attempt: (round: Int, attempt: Int)?
         var pending: [BlockEvent] = []
         var next = 0
 
@@ -39,9 +41,9 @@ public struct SessionBlockEventSequence: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(SessionError) -> BlockEvent? {
             while next == pending.count {
                 guard let snapshot = try await base.next(isolation: actor) else { return nil }
-                if snapshot.round != round {
+                if attempt == nil || attempt?.round != snapshot.round || attempt?.attempt != snapshot.attempt {
                     deriver = BlockEventDeriver()
-                    round = snapshot.round
+                    attempt = (snapshot.round, snapshot.attempt)
                 }
                 pending = deriver.events(to: snapshot.message)
                 next = 0

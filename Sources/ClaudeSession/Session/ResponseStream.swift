@@ -5,8 +5,9 @@ import Synchronization
 // The async edge of the session: the loop runs in a task started by the
 // first `next()`, reporting snapshots as it goes. Snapshots are cumulative,
 // so a slow consumer gets the newest one of a round; but the last snapshot
-// of every round is always handed out before the next round's first, so
-// text derived across rounds (`textDeltas`, `blockEvents`) loses nothing.
+// of every round (and of every attempt of it) is always handed out before
+// the next one's first, so text derived across rounds (`textDeltas`,
+// `blockEvents`) loses nothing, and a restart is never skipped.
 // Cancelling the consuming task, or dropping the iterator, cancels the loop's
 // task, which cancels the HTTP request; the transcript keeps the last
 // complete step.
@@ -118,7 +119,9 @@ final class SnapshotMailbox: Sendable {
 
     func put(_ snapshot: ResponseSnapshot) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if let last = state.queue.last, last.round == snapshot.round {
+            // Newest only within an attempt; an attempt's last snapshot
+            // (a restart's announcement among them) is never replaced.
+            if let last = state.queue.last, last.round == snapshot.round, last.attempt == snapshot.attempt, last.restart == nil {
                 state.queue[state.queue.count - 1] = snapshot
             } else {
                 state.queue.append(snapshot)
