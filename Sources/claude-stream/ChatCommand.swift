@@ -53,11 +53,14 @@ enum ChatCommand {
           --tool-timeout SECONDS a tool's process group gets SIGTERM then SIGKILL after this (default 120)
           --tool-concurrency N   tool processes at once (default 4, at most 64); calls past it wait
           --max-turns N          requests one prompt may make (default 10; 1 to 1000)
+          --retries N            retries of a request that failed (408, 409, 429, 5xx, a lost connection) or
+                                 whose stream broke (the round is sent again), each said on stderr
+                                 (default 2; 0 turns them off; at most 100)
         The run
           --transcript FILE      the conversation, read at the start and saved after every complete round
                                  (an API request body; created 0600, mode and symlinks kept)
           --final-json           print each final message as one JSON line instead of rendering it
-          --timeout SECONDS      bound on the whole run, tools included
+          --timeout SECONDS      bound on the whole run, tools and retries included
 
         Exit codes
           0    the conversation stopped normally (also at a called tool that has no command)
@@ -86,9 +89,11 @@ enum ChatCommand {
         ToolReaper.becomeSubreaper()
         let transcript: SessionTranscript
         let configuration: ClientConfiguration
+        // One deadline for the whole run: every prompt, tool and retry.
+        let deadline = options.timeout.map { ContinuousClock.now + .seconds($0) }
         do throws(ChatSetupFailure) {
             transcript = try ChatSetup.transcript(options)
-            configuration = try ChatSetup.client(options, environment: environment)
+            configuration = try ChatSetup.client(options, environment: environment, deadline: deadline)
         } catch {
             CLIOutput.standardError("chat: \(error.message)")
             return error.status
@@ -102,7 +107,7 @@ enum ChatCommand {
         if !transcript.pendingToolCalls.isEmpty, options.prompt != nil || isatty(0) == 1 {
             CLIOutput.standardError("chat: \(transcript.pendingToolCalls.count) tool call(s) left pending in the transcript are answered as not run")
         }
-        let run = ChatRun(options: options, session: session, saver: saver)
+        let run = ChatRun(options: options, session: session, saver: saver, deadline: deadline)
 
         if let prompt = options.prompt { return await run.interruptible(prompt).status }
         if isatty(0) == 1 {

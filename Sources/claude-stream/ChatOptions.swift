@@ -32,6 +32,8 @@ struct ChatOptions: Sendable {
     var toolConcurrency = 4
     var toolChoice: ToolChoice?
     var maxTurns = 10
+    /// `--retries`: retries of a failed request or a broken round (0: none).
+    var retries = RetryPolicy.standard.maxRetries
     var transcriptPath: String?
     /// Overall limit of the whole run, in seconds.
     var timeout: Double?
@@ -49,6 +51,7 @@ struct ChatOptions: Sendable {
     func toolCommand(_ name: String) -> ToolCommand? { toolCommands.first { $0.name == name } }
 
     static let maxTurnsLimit = 1000
+    static let retriesLimit = 100
     static let toolConcurrencyLimit = 64
     static let maxTokensLimit = 1 << 20
     /// One week: past that a timeout is a mistake, not a limit.
@@ -77,6 +80,7 @@ struct ChatOptions: Sendable {
             case "--transcript": options.transcriptPath = try value(argument)
             case "--max-tokens": options.maxTokens = try integer(argument, try value(argument), limit: maxTokensLimit)
             case "--max-turns": options.maxTurns = try integer(argument, try value(argument), limit: maxTurnsLimit)
+            case "--retries": options.retries = try integer(argument, try value(argument), from: 0, limit: retriesLimit)
             case "--timeout": options.timeout = try seconds(argument, try value(argument))
             case "--tool-timeout": options.toolTimeout = try seconds(argument, try value(argument))
             case "--tool-concurrency": options.toolConcurrency = try integer(argument, try value(argument), limit: toolConcurrencyLimit)
@@ -119,13 +123,13 @@ struct ChatOptions: Sendable {
         return options
     }
 
-    /// A whole number in 1...limit.
-    static func integer(_ flag: String, _ text: String, limit: Int) throws(ChatUsageError) -> Int {
+    /// A whole number in `from...limit`.
+    static func integer(_ flag: String, _ text: String, from lowest: Int = 1, limit: Int) throws(ChatUsageError) -> Int {
         guard let number = Int(text) else {
-            throw ChatUsageError("\(flag): not a whole number: '\(text)' (expected 1 to \(limit))")
+            throw ChatUsageError("\(flag): not a whole number: '\(text)' (expected \(lowest) to \(limit))")
         }
-        guard number >= 1, number <= limit else {
-            throw ChatUsageError("\(flag): \(number) is out of range (expected 1 to \(limit))")
+        guard number >= lowest, number <= limit else {
+            throw ChatUsageError("\(flag): \(number) is out of range (expected \(lowest) to \(limit))")
         }
         return number
     }

@@ -20,12 +20,13 @@ struct ChatRun: Sendable {
     let options: ChatOptions
     let session: ClaudeSession
     let saver: TranscriptSaver
+    /// --timeout's end, counted from the start of the run.
+    let deadline: ContinuousClock.Instant?
 
     /// `respond`, stopped at --timeout or by SIGINT/SIGTERM: its exit status,
     /// and whether it was stopped (an interactive chat then ends).
     func interruptible(_ prompt: String?) async -> (status: Int32, stopped: Bool) {
         let run = self
-        let deadline = options.timeout.map { ContinuousClock.now + .seconds($0) }
         let (status, reason) = await RunInterruption.run(deadline: deadline) { await run.respond(prompt) }
         switch reason {
         case .timeout?:
@@ -102,6 +103,14 @@ struct RoundOutput {
     init(finalJSON: Bool) { self.finalJSON = finalJSON }
 
     mutating func show(_ snapshot: ResponseSnapshot) {
+        if snapshot.restart != nil {
+            // The attempt broke and is sent again: what it drew is void, and
+            // nothing of it is printed with --final-json (stderr says so).
+            if !finalJSON { renderer.abandon(note: "the stream broke; the round is sent again") }
+            renderer = SnapshotRenderer(isTerminal: isatty(1) == 1)
+            current = nil
+            return
+        }
         // The last snapshot of a round comes before the next round's first: it is the round's message.
         if let current, current.round != snapshot.round { end(current.message, note: nil) }
         current = snapshot

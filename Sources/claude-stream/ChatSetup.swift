@@ -40,8 +40,11 @@ enum ChatSetup {
         return transcript
     }
 
-    /// The client: the endpoint and its credential, --base-url, --timeout, no retries.
-    static func client(_ options: ChatOptions, environment: [String: String]) throws(ChatSetupFailure) -> ClientConfiguration {
+    /// The client: the endpoint and its credential, --base-url, --timeout,
+    /// --retries (each retry one line on stderr; none sent past `deadline`).
+    static func client(
+        _ options: ChatOptions, environment: [String: String], deadline: ContinuousClock.Instant?
+    ) throws(ChatSetupFailure) -> ClientConfiguration {
         var baseURL: URL?
         if let base = options.baseURL {
             guard let url = URL(string: base), url.scheme != nil else {
@@ -60,7 +63,9 @@ enum ChatSetup {
         } else if let baseURL {
             configuration.baseURL = baseURL
         }
-        configuration.retryPolicy = RetryPolicy(maxRetries: 0)
+        configuration.retryPolicy = RetryPolicy(
+            maxRetries: options.retries, deadline: deadline,
+            onRetry: { attempt in CLIOutput.standardError("chat: \(attempt)") })
         if let timeout = options.timeout { configuration.overallTimeout = timeout }
         return configuration
     }

@@ -110,6 +110,15 @@ struct SnapshotRenderer {
         out.flush()
     }
 
+    /// Ends what was drawn of a message that will not be finished (its
+    /// stream broke and it is sent again) with `note`, dimmed; a new
+    /// renderer draws the next attempt.
+    mutating func abandon(note: String) {
+        endLine()
+        write(dim("── " + TerminalText.sanitized(note)) + "\n")
+        out.flush()
+    }
+
     private mutating func startMessageIfNew(_ snapshot: MessageSnapshot) {
         if let message, message.index == snapshot.messageIndex, message.id == snapshot.id { return }
         if message != nil { endLine() }

@@ -29,7 +29,7 @@ struct ChatCommandTests {
 
     @Test func httpFailureExitsTwoWithTheTypedError() async throws {
         try await withLoopbackServer { server in
-            let run = try runChat(["Hello", "--base-url", server.url("fault/429").absoluteString])
+            let run = try runChat(["Hello", "--retries", "0", "--base-url", server.url("fault/429").absoluteString])
             #expect(run.status == 2)
             #expect(run.stderr.contains("429"))
             #expect(run.stderr.contains("rate_limit_error"))
@@ -280,6 +280,14 @@ struct ChatFlagTests {
         }
         let huge = try runChat(["Hi", flag, "100000000", "--base-url", "http://127.0.0.1:9/"])
         #expect(huge.status == 64)
+    }
+
+    @Test func badRetryCountsAreUsageErrors() throws {
+        for value in ["-1", "101", "99999999999999999999999", "NaN", "inf", "1.5", "abc", ""] {
+            let run = try runChat(["Hi", "--retries", value, "--base-url", "http://127.0.0.1:9/"])
+            #expect(run.status == 64, "--retries \(value): \(run.stderr)")
+            #expect(run.stderr.contains("--retries"), "--retries \(value): \(run.stderr)")
+        }
     }
 
     @Test func badToolSpecsAreUsageErrors() throws {

@@ -55,7 +55,7 @@ struct FlagCheckTests {
         #expect(run.status == 0)
         for flag in [
             "--request", "--tools", "--tool", "--tool-json", "--tool-choice", "--tool-timeout", "--tool-concurrency",
-            "--max-turns", "--transcript", "--final-json", "--timeout", "--model", "--system", "--effort", "--search",
+            "--max-turns", "--retries", "--transcript", "--final-json", "--timeout", "--model", "--system", "--effort", "--search",
             "--schema", "--base-url", "--max-tokens", "--bedrock", "--vertex",
         ] {
             #expect(run.stdout.contains("  \(flag) "), "\(flag) is not explained")

@@ -33,11 +33,21 @@ final class ChatScript {
         _ = try exchange(request)
     }
 
+    /// Every request received (path, body text, headers, arrival time), oldest first.
+    func recorded() throws -> [JSONValue] {
+        let data = try exchange(URLRequest(url: server.base("chat").appendingPathComponent("requests")))
+        return Array(try JSONValue.parse(Array(data)).arrayValue ?? JSONArray())
+    }
+
+    /// The seconds between consecutive requests, by the server's clock.
+    func gaps() throws -> [Double] {
+        let times = try recorded().compactMap { try? $0["time"]?.numberValue?.double() }
+        return zip(times, times.dropFirst()).map { $1 - $0 }
+    }
+
     /// The request bodies received, parsed, oldest first.
     func bodies() throws -> [JSONValue] {
-        let data = try exchange(URLRequest(url: server.base("chat").appendingPathComponent("requests")))
-        let recorded = Array(try JSONValue.parse(Array(data)).arrayValue ?? JSONArray())
-        return recorded.map { entry -> JSONValue in
+        try recorded().map { entry -> JSONValue in
             (try? JSONValue.parse(entry["body"]?.stringValue ?? "", options: .init(maxDepth: 1000))) ?? .null
         }
     }
