@@ -4,11 +4,14 @@
 #   Fuzz/run.sh --list              names the targets (folders Fuzz/*/Entry)
 #   Fuzz/run.sh TARGET SECONDS      builds fuzz-TARGET and fuzzes it for SECONDS
 #   Fuzz/run.sh all SECONDS         builds every target, then fuzzes each for SECONDS
+#   Fuzz/run.sh --build TARGET      builds fuzz-TARGET only (Fuzz/campaign.sh uses it)
 #
-# Corpora: Fuzz/TARGET/seeds and Fuzz/TARGET/regressions are read, new inputs
-# go to Fuzz/.work/TARGET/corpus (git-ignored); a crash lands in
-# Fuzz/.work/TARGET/ and the script exits non-zero. Fuzz/TARGET/TARGET.dict is
-# used when present. See Fuzz/README.md.
+# Corpora: the kept corpus Fuzz/corpus/TARGET (what campaigns found, see
+# Fuzz/campaign.sh), Fuzz/TARGET/seeds and Fuzz/TARGET/regressions are read;
+# new inputs go to Fuzz/.work/TARGET/corpus (git-ignored), so a short run
+# never changes the kept corpus. A crash lands in Fuzz/.work/TARGET/ and the
+# script exits non-zero. Fuzz/TARGET/TARGET.dict is used when present. See
+# Fuzz/README.md.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,6 +42,7 @@ fuzz() {
     local work="$root/Fuzz/.work/$target"
     mkdir -p "$work/corpus"
     local corpora=("$work/corpus")
+    [ -d "Fuzz/corpus/$target" ] && corpora+=("Fuzz/corpus/$target")
     for folder in seeds regressions; do
         [ -d "Fuzz/$target/$folder" ] && corpora+=("Fuzz/$target/$folder")
     done
@@ -59,6 +63,9 @@ case "${1:-}" in
 --list)
     targets
     ;;
+--build)
+    build "${2:?usage: Fuzz/run.sh --build TARGET}"
+    ;;
 all)
     seconds="${2:?usage: Fuzz/run.sh all SECONDS}"
     mapfile -t all < <(targets)
@@ -68,7 +75,7 @@ all)
     exit "$failed"
     ;;
 "" | -h | --help)
-    sed -n '2,11p' "$0"
+    sed -n '2,16p' "$0"
     exit 64
     ;;
 *)
