@@ -28,7 +28,8 @@ extension RequestEncoder {
     ///   ``RequestError/toolResultAfterContent(turn:)``, naming the turn.
     /// - Complexity: O(blocks); replayed responses are scanned once per response.
     public static func checkToolRules(_ turns: [ConversationTurn]) throws(RequestError) {
-        var open: [String] = []  // calls of the assistant turn just before
+        var open: [String] = []  // calls of the assistant turn just before, in order
+        var openIDs = Set<String>()  // the same, for lookups in O(1): a turn may hold thousands
         var openTurn = -1
         for (index, turn) in turns.enumerated() {
             let blocks = turn.content.flatMap(\.toolRuleBlocks)
@@ -36,6 +37,7 @@ extension RequestEncoder {
             case .assistant:
                 if let first = open.first { throw .unansweredToolUse(toolUseID: first, turn: openTurn) }
                 open = blocks.compactMap { if case .call(let id) = $0 { id } else { nil } }
+                openIDs = Set(open)
                 openTurn = index
             case .user:
                 var answered = Set<String>()
@@ -43,7 +45,7 @@ extension RequestEncoder {
                 for block in blocks {
                     switch block {
                     case .result(let id):
-                        guard open.contains(id), !answered.contains(id) else { throw .orphanToolResult(toolUseID: id, turn: index) }
+                        guard openIDs.contains(id), !answered.contains(id) else { throw .orphanToolResult(toolUseID: id, turn: index) }
                         if sawOther { throw .toolResultAfterContent(turn: index) }
                         answered.insert(id)
                     case .call, .other:
@@ -54,6 +56,7 @@ extension RequestEncoder {
                     throw .unansweredToolUse(toolUseID: missing, turn: openTurn)
                 }
                 open = []
+                openIDs = []
             }
         }
     }
