@@ -23,7 +23,8 @@ private var broken: ScriptedAnswer { .dropped(long, after: long.utf8.count / 2) 
 
 /// A stream that began, then sent an `error` event of `type`.
 private func errorEvent(_ type: String) -> ScriptedAnswer {
-    let head = StreamFixture.Framed.messageStart("msg_err") + StreamFixture.Framed.start(0, #"{"type":"text","text":""}"#)
+    let head =
+        StreamFixture.Framed.messageStart("msg_err") + StreamFixture.Framed.start(0, #"{"type":"text","text":""}"#)
         + StreamFixture.Framed.text(0, "Half an ans")
     return .stream(head + StreamFixture.Framed.event(#"{"type":"error","error":{"type":"\#(type)","message":"scripted"}}"#))
 }

@@ -74,10 +74,31 @@ private func nested(_ depth: Int) -> String { String(repeating: "[", count: dept
         #expect(restored.usageByModel == transcript.usageByModel)
         #expect(restored.toolCalls == transcript.toolCalls)
         #expect(restored.setup.system == "Be exact.")
-        // Codable is the same format (through Foundation's coders).
-        let viaFoundation = try JSONDecoder().decode(SessionTranscript.self, from: JSONEncoder().encode(transcript))
-        #expect(viaFoundation.responses.map(\.id) == ["msg_1", "msg_2"])
-        #expect(viaFoundation.messages.count == 4)
+        // Codable carries the same bytes, as one string (through Foundation's coders).
+        let encoded = try JSONEncoder().encode(transcript)
+        let viaFoundation = try JSONDecoder().decode(SessionTranscript.self, from: encoded)
+        #expect(viaFoundation == transcript)
+        #expect(try viaFoundation.jsonBytes() == bytes)
+        #expect(try JSONDecoder().decode(String.self, from: encoded) + "\n" == String(decoding: bytes, as: UTF8.self))
+        // An API JSON object given inline decodes too.
+        let inline = try JSONDecoder().decode(SessionTranscript.self, from: Data(#"{"model":"claude-opus-5","max_tokens":9,"messages":[]}"#.utf8))
+        #expect(inline.setup.maxTokens == 9)
+    }
+
+    @Test(arguments: [1, 100, 511, 512])
+    func aToolInputAsDeepAsTheStreamAllowsSurvivesCodable(depth: Int) async throws {
+        // The accumulator's parser takes `depth` levels of tool input (512 at most).
+        let input = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let call = StreamScript().toolUse("toolu_deep", "probe", input).end("tool_use")
+        let transport = FakeTransport([.stream(call)])
+        let session = ClaudeSession(model: .opus5, configuration: SessionConfiguration(onToolCalls: { _ in .stop }), transport: transport)
+        let response = try await session.respond(to: "Go deep")
+        #expect(response.pendingToolCalls.first?.inputError == nil)
+        let transcript = session.transcript
+        let decoded = try JSONDecoder().decode(SessionTranscript.self, from: try JSONEncoder().encode(transcript))
+        #expect(decoded == transcript)
+        #expect(try decoded.jsonBytes() == (try transcript.jsonBytes()))
+        #expect(decoded.pendingToolCalls.map(\.id) == ["toolu_deep"])
     }
 
     @Test func aPythonSDKStyleBodyContinuesAsAConversation() async throws {

@@ -202,16 +202,32 @@ extension SessionTranscript {
     }
 }
 
+// Codable carries the file's text, as one string, the way a snapshot
+// carries its message: Foundation's coders keep neither key order nor number
+// text, and JSONEncoder refuses nesting past 512 levels, where a transcript
+// holds a tool input as deep as the stream parser accepts (512) inside its
+// own levels. A string is exact at any depth.
+
 extension SessionTranscript: Codable {
-    /// Decodes the API JSON form (see ``init(jsonBytes:resolveModel:)``).
-    /// Through Foundation's decoders numbers pass through `Double`/`Int`
-    /// and key order is the decoder's; for exact bytes use ``init(jsonBytes:resolveModel:)``.
+    /// Decodes what ``encode(to:)`` writes, the file's JSON as one string;
+    /// an API JSON object given inline (a body in a larger document) is read
+    /// too, within the decoder's own limits.
     public init(from decoder: any Decoder) throws {
-        self = try SessionTranscript(apiJSON: try JSONValue(from: decoder))
+        let container = try decoder.singleValueContainer()
+        guard let text = try? container.decode(String.self) else {
+            self = try SessionTranscript(apiJSON: try JSONValue(from: decoder))
+            return
+        }
+        do throws(TranscriptError) { self = try SessionTranscript(jsonBytes: Array(text.utf8)) } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(error)")
+        }
     }
 
-    /// Encodes the API JSON form (see ``jsonBytes()``, the byte-exact way).
+    /// Encodes the file's text (``jsonBytes()`` without its final newline) as one string.
     public func encode(to encoder: any Encoder) throws {
-        try apiJSON().encode(to: encoder)
+        var bytes = try jsonBytes()
+        bytes.removeLast()
+        var container = encoder.singleValueContainer()
+        try container.encode(String(decoding: bytes, as: UTF8.self))
     }
 }

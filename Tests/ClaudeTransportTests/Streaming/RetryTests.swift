@@ -81,7 +81,9 @@ struct RetryTests {
         }
     }
 
-    @Test(arguments: [(400, "invalid_request_error"), (401, "authentication_error"), (403, "permission_error"), (404, "not_found_error"), (413, "request_too_large")])
+    @Test(arguments: [
+        (400, "invalid_request_error"), (401, "authentication_error"), (403, "permission_error"), (404, "not_found_error"), (413, "request_too_large"),
+    ])
     func anotherClientErrorIsNotRetried(status: Int, type: String) async throws {
         try await withLoopbackServer { server in
             let id = "no-retry-\(status)"
