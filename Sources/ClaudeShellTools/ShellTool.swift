@@ -92,7 +92,7 @@ public struct ShellTool: ClientTool {
         let content = result.content
         if result.isError { throw Failure(description: content.stringValue ?? content.compactJSON) }
         if let text = content.stringValue { return .text(text) }
-        return .blocks([.verbatimBlocks(content)])
+        return .blocks([.raw(RawJSON(content))])
     }
 
     /// Runs the command for the call `id` with `input` on its stdin; never

@@ -103,7 +103,7 @@ struct CorpusConversationTests {
         for message in recorded.dropFirst(before.count + 1) {
             let content = message["content"] ?? .array([])
             if message["role"]?.stringValue == "user" {
-                transcript.appendPrompt([.verbatimBlocks(content)])
+                transcript.appendPrompt([.raw(RawJSON(content))])
             } else {
                 Issue.record("an assistant turn the test cannot supply follows the replayed response")
             }
@@ -111,7 +111,7 @@ struct CorpusConversationTests {
         let history = before.map { turn in
             ConversationTurn(
                 role: turn["role"]?.stringValue == "assistant" ? .assistant : .user,
-                content: [.verbatimBlocks(turn["content"] ?? .array([]))])
+                content: [.raw(RawJSON(turn["content"] ?? .array([])))])
         }
         let request = MessageRequest(model: ClaudeModel(id: "corpus", capabilities: .all), messages: history + transcript.messages)
         let sent = Array(try JSONValue.parse(try RequestEncoder.encode(request).body)["messages"]?.arrayValue ?? JSONArray())

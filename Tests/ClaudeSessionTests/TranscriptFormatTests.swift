@@ -85,6 +85,36 @@ private func nested(_ depth: Int) -> String { String(repeating: "[", count: dept
         #expect(inline.setup.maxTokens == 9)
     }
 
+    @Test func aBodysMessagesGoOutAsWrittenUntilTheSessionAddsToThem() async throws {
+        let body =
+            #"{"model":"claude-opus-5","max_tokens":64,"messages":[{"role":"user","content":"Two names for a pelican"},{"role":"assistant","content":"1. Pelly"},{"role":"user","content":[{"text":"in french","type":"text","x":1.50}]}]}"#
+        // Sent without a new prompt, every message is as written.
+        let asGiven = FakeTransport([.stream(answer)])
+        _ = try await ClaudeSession(transcript: try SessionTranscript(jsonBytes: Array(body.utf8)), transport: asGiven).resume()
+        let sent = try #require(asGiven.bodies.first)
+        #expect(sent["messages"]?.compactJSON == (try JSONValue.parse(body))["messages"]?.compactJSON)
+        // A new prompt is a turn of the session's own, as blocks; the turns before it stay as written.
+        let joined = FakeTransport([.stream(answer)])
+        let earlier = #"{"model":"claude-opus-5","messages":[{"role":"user","content":"Two names for a pelican"},{"role":"assistant","content":"1. Pelly"}]}"#
+        let transcript = try SessionTranscript(jsonBytes: Array(earlier.utf8))
+        _ = try await ClaudeSession(transcript: transcript, transport: joined).respond(to: "and in Dutch")
+        let messages = Array(try #require(joined.bodies.first)["messages"]?.arrayValue ?? JSONArray())
+        #expect(messages.count == 3)
+        #expect(messages[0]["content"]?.compactJSON == #""Two names for a pelican""#)
+        #expect(messages[1]["content"]?.compactJSON == #""1. Pelly""#)
+        #expect(messages[2]["content"]?.compactJSON == #"[{"type":"text","text":"and in Dutch"}]"#)
+        // Content the session adds to a given turn joins it: that turn is written as blocks.
+        let appended = FakeTransport([.stream(answer)])
+        var withPrompt = try SessionTranscript(jsonBytes: Array(body.utf8))
+        withPrompt.appendPrompt([.text("and in Dutch")])
+        _ = try await ClaudeSession(transcript: withPrompt, transport: appended).resume()
+        let appendedBody = try #require(appended.bodies.first)
+        let last = try #require(appendedBody["messages"]?.arrayValue?.last)
+        #expect(last["content"]?.compactJSON == #"[{"text":"in french","type":"text","x":1.50},{"type":"text","text":"and in Dutch"}]"#)
+        // The assistant turn given as a string reads as its text, and goes back as given.
+        #expect(try SessionTranscript(jsonBytes: Array(body.utf8)).responses.first?.text == "1. Pelly")
+    }
+
     @Test(arguments: [1, 100, 511, 512])
     func aToolInputAsDeepAsTheStreamAllowsSurvivesCodable(depth: Int) async throws {
         // The accumulator's parser takes `depth` levels of tool input (512 at most).

@@ -21,7 +21,9 @@ public struct ResponseEntry: Sendable, Hashable {
     public var stopReason: String?
     /// The stop sequence that ended it, when one did.
     public var stopSequence: String?
-    /// The content array exactly as received.
+    /// The content exactly as received: an array of blocks, or, for an
+    /// assistant turn a request body gave as a string, that string (read as
+    /// one text block, sent back as given).
     public var content: RawJSON
     /// `usage` as the last `message_delta` left it.
     public var usage: RawJSON
@@ -115,6 +117,13 @@ public struct ResponseEntry: Sendable, Hashable {
     /// The usage counts (input, output, cache).
     public var tokenCounts: TokenUsage { TokenUsage(usage.value) }
 
+    /// The content as an array of blocks (a string as its one text block).
+    private var contentBlocks: JSONValue {
+        let value = content.value
+        guard let text = value.stringValue else { return value }
+        return .array([.object([("type", .string("text")), ("text", .string(text))])])
+    }
+
     /// The message as a snapshot (for `ServerToolLedger` and activity views).
     ///
     /// - Complexity: O(1) for an entry made from a snapshot; O(size), a parse, for a restored one.
@@ -123,7 +132,7 @@ public struct ResponseEntry: Sendable, Hashable {
         return MessageSnapshot(
             messageJSON: .object([
                 ("id", .string(id)), ("type", .string("message")), ("role", .string("assistant")),
-                ("model", .string(requestedModel.isEmpty ? model : requestedModel)), ("content", content.value),
+                ("model", .string(requestedModel.isEmpty ? model : requestedModel)), ("content", contentBlocks),
                 ("stop_reason", stopReason.map(JSONValue.string) ?? .null),
                 ("stop_sequence", stopSequence.map(JSONValue.string) ?? .null), ("usage", usage.value),
             ]))

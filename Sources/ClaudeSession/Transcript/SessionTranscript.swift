@@ -90,7 +90,7 @@ public struct SessionTranscript: Sendable, Hashable {
 
     /// An assistant turn's content as one JSON array (a replayed array as its bytes).
     static func assistantContent(of turn: ConversationTurn) -> RawJSON {
-        if turn.content.count == 1, case .encodedBlocks(let raw) = turn.content[0] { return raw }
+        if turn.content.count == 1, case .raw(let raw) = turn.content[0], raw.shape != .object { return raw }
         return RawJSON(.array(turn.content.flatMap(\.apiBlocks)))
     }
 
@@ -155,7 +155,7 @@ public struct SessionTranscript: Sendable, Hashable {
                 inUserTurn = true
             case .response(let response):
                 flushUser()
-                turns.append(ConversationTurn(role: .assistant, content: [.encodedBlocks(response.content)]))
+                turns.append(ConversationTurn(role: .assistant, content: [.raw(response.content)]))
             }
         }
         flushUser()

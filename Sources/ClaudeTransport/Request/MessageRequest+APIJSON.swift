@@ -42,9 +42,10 @@ extension MessageRequest {
     /// ``defaultMaxTokens``; `stream` is dropped. Every other field is typed
     /// when its typed form is exact, and kept in ``additionalFields`` when
     /// not (a new field, a `thinking` shape this package does not model, …).
-    /// A user block other than plain text or a plain tool result is kept as
-    /// ``TurnContent/block(_:)``, an assistant turn as its content array
-    /// (``TurnContent/verbatimBlocks(_:)``), byte for byte.
+    /// Every message keeps its content as the body gave it
+    /// (``TurnContent/raw(_:)``: a string stays a string, blocks keep their
+    /// key order and number text), so it goes out as written until a
+    /// session adds to it.
     ///
     /// - Parameters:
     ///   - body: the request body as parsed JSON.
@@ -219,22 +220,17 @@ extension ConversationTurn {
         for key in message.objectValue?.keys ?? [] where key != "role" && key != "content" {
             throw RequestBodyError(path: path + "." + key, reason: "a message has only role and content")
         }
-        if let text = content.stringValue {
-            self.init(role: role, content: [.text(text)])
-            return
+        if content.stringValue == nil {
+            guard let blocks = content.arrayValue else {
+                throw RequestBodyError(path: path + ".content", reason: "a string or an array of blocks, got \(content.kindName)")
+            }
+            for (index, block) in blocks.enumerated() where block.objectValue == nil || block["type"]?.stringValue == nil {
+                throw RequestBodyError(path: "\(path).content[\(index)]", reason: "a block is an object with a string type")
+            }
         }
-        guard let blocks = content.arrayValue else {
-            throw RequestBodyError(path: path + ".content", reason: "a string or an array of blocks, got \(content.kindName)")
-        }
-        for (index, block) in blocks.enumerated() where block.objectValue == nil || block["type"]?.stringValue == nil {
-            throw RequestBodyError(path: "\(path).content[\(index)]", reason: "a block is an object with a string type")
-        }
-        if role == .assistant {
-            // The model's own blocks go back exactly as they are (signatures, unknown types).
-            self.init(role: role, content: [.verbatimBlocks(content)])
-            return
-        }
-        self.init(role: role, content: blocks.map(TurnContent.init(apiJSON:)))
+        // As given: a string stays a string, blocks keep their key order and
+        // number text, the model's own blocks their signatures and unknown types.
+        self.init(role: role, content: [.raw(RawJSON(content))])
     }
 }
 
@@ -248,7 +244,7 @@ extension TurnContent {
         } else if type == "tool_result", let result = ToolResult(apiJSON: block) {
             self = .toolResult(result)
         } else {
-            self = .block(block)
+            self = .raw(RawJSON(block))
         }
     }
 }

@@ -183,7 +183,7 @@ public struct ConversationTurn: Sendable, Hashable {
     /// array with every opaque field (signatures, encrypted content, unknown
     /// blocks) as received, so the API accepts the thinking it produced.
     public static func assistant(replaying snapshot: MessageSnapshot) -> ConversationTurn {
-        ConversationTurn(role: .assistant, content: [.encodedBlocks(RawJSON(snapshot.contentJSON()))])
+        ConversationTurn(role: .assistant, content: [.raw(RawJSON(deferred: { snapshot.contentJSON() }))])
     }
 
     /// A user turn answering tool calls, results in the order given.
@@ -198,17 +198,20 @@ public enum TurnContent: Sendable, Hashable {
     case text(String)
     /// Image bytes, sent base64-encoded with their media type (`image/png`, …).
     case image(bytes: [UInt8], mediaType: String)
-    /// A content block given as JSON (a tool result, a document, …), sent as is.
-    case block(JSONValue)
-    /// A whole content array sent as is: the replay of a previous response.
-    case verbatimBlocks(JSONValue)
-    /// A content array (or one block) as compact JSON bytes, sent byte for
-    /// byte: the cheap form of a replayed response.
-    case encodedBlocks(RawJSON)
+    /// Content given as JSON, sent byte for byte: one block (a block this
+    /// package does not model, or one built by hand), an array of blocks
+    /// (a replayed response), or a message's whole content as a request
+    /// body gave it, a string included. Alone in a turn it is the turn's
+    /// `content` as it stands; beside other parts its blocks join theirs
+    /// (a string as one text block).
+    case raw(RawJSON)
     /// The result of a client tool call.
     case toolResult(ToolResult)
     /// A PDF or plain-text document.
     case document(Document)
+
+    /// One content block given as JSON, sent as is (``raw(_:)``).
+    public static func block(_ value: JSONValue) -> TurnContent { .raw(RawJSON(value)) }
 
     /// Whether an image is in this part (also inside a tool result).
     var containsImage: Bool {

@@ -11,9 +11,7 @@ extension TurnContent {
     var toolRuleBlocks: [ToolRuleBlock] {
         switch self {
         case .toolResult(let result): [.result(result.toolUseID)]
-        case .block(let json): [ToolRuleBlock(json)]
-        case .verbatimBlocks(let json): ToolRuleBlock.scan(RequestEncoder.arrayElements(of: json))
-        case .encodedBlocks(let raw): raw.toolRuleBlocks
+        case .raw(let raw): raw.toolRuleBlocks
         case .text, .image, .document: [.other]
         }
     }

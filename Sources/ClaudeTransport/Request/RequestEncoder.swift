@@ -146,7 +146,7 @@ public enum RequestEncoder {
         // Replayed turns are most of a long body: one allocation for all of them.
         var replayed = 0
         for turn in request.messages {
-            for case .encodedBlocks(let raw) in turn.content { replayed += raw.bytes.count }
+            for case .raw(let raw) in turn.content { replayed += raw.bytes.count }
         }
         writer.bytes.reserveCapacity(replayed + 4096)
         writer.field("model", .string(request.model.id))
@@ -271,39 +271,66 @@ public enum RequestEncoder {
 
     // MARK: Pieces of the body
 
-    /// Writes `{"role":…,"content":[…]}`. A turn that is one replayed
-    /// content array is copied as its bytes.
+    /// Writes `{"role":…,"content":…}`. A turn that is one raw part (a
+    /// replayed response, a message as a body gave it) is that part's bytes;
+    /// otherwise each part's blocks in order, raw ones copied as bytes.
     static func writeTurn(_ turn: ConversationTurn, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"role":"#.utf8)
         JSONValue.string(turn.role.rawValue).encodeCompact(into: &out)
         out.append(contentsOf: #","content":"#.utf8)
-        if turn.cacheControl == nil, turn.content.count == 1 {
-            switch turn.content[0] {
-            case .encodedBlocks(let raw):
-                out.append(contentsOf: raw.bytes)
-                out.append(UInt8(ascii: "}"))
-                return
-            case .verbatimBlocks(let array):
-                array.encodeCompact(into: &out)
-                out.append(UInt8(ascii: "}"))
-                return
-            default:
-                break
-            }
+        if let cache = turn.cacheControl {
+            // The breakpoint goes on the last block: the blocks as values.
+            var blocks = turn.content.flatMap(contentBlocks)
+            if let last = blocks.popLast() { blocks.append(last.replacingFields([("cache_control", cache.json)])) }
+            JSONValue.array(blocks).encodeCompact(into: &out)
+        } else if turn.content.count == 1, case .raw(let raw) = turn.content[0], raw.shape != .object {
+            out.append(contentsOf: raw.bytes)
+        } else {
+            out.append(UInt8(ascii: "["))
+            var empty = true
+            for part in turn.content { appendBlocks(of: part, into: &out, empty: &empty) }
+            out.append(UInt8(ascii: "]"))
         }
-        var blocks = turn.content.flatMap(contentBlocks)
-        if let cache = turn.cacheControl, let last = blocks.popLast() {
-            blocks.append(last.replacingFields([("cache_control", cache.json)]))
-        }
-        JSONValue.array(blocks).encodeCompact(into: &out)
         out.append(UInt8(ascii: "}"))
     }
 
-    /// The API blocks of one part (a replayed array gives several).
+    /// Appends the blocks of `part` to an array being written (`empty`: no
+    /// element written yet), raw JSON as its bytes.
+    static func appendBlocks(of part: TurnContent, into out: inout [UInt8], empty: inout Bool) {
+        func separate() {
+            if !empty { out.append(UInt8(ascii: ",")) }
+            empty = false
+        }
+        guard case .raw(let raw) = part else {
+            for block in contentBlocks(part) {
+                separate()
+                block.encodeCompact(into: &out)
+            }
+            return
+        }
+        let bytes = raw.bytes
+        switch raw.shape {
+        case .array:
+            // Compact: `[a,b]` holds exactly the elements `a,b`.
+            guard bytes.count > 2 else { return }
+            separate()
+            out.append(contentsOf: bytes[1..<(bytes.count - 1)])
+        case .string:
+            separate()
+            out.append(contentsOf: #"{"type":"text","text":"#.utf8)
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "}"))
+        case .object, .other:
+            separate()
+            out.append(contentsOf: bytes)
+        }
+    }
+
+    /// The API blocks of one part (a raw array gives several, a raw string one text block).
     static func contentBlocks(_ part: TurnContent) -> [JSONValue] {
         switch part {
         case .text(let text):
-            return [.object([("type", .string("text")), ("text", .string(text))])]
+            return [textBlock(text)]
         case .image(let bytes, let mediaType):
             return [
                 .object([
@@ -318,17 +345,19 @@ public enum RequestEncoder {
                     ),
                 ])
             ]
-        case .block(let value):
-            return [value]
-        case .verbatimBlocks(let array):
-            return arrayElements(of: array)
-        case .encodedBlocks(let raw):
-            return arrayElements(of: raw.value)
+        case .raw(let raw):
+            let value = raw.value
+            if let text = value.stringValue { return [textBlock(text)] }
+            return arrayElements(of: value)
         case .toolResult(let result):
             return [toolResultJSON(result)]
         case .document(let document):
             return [documentBlock(document)]
         }
+    }
+
+    static func textBlock(_ text: String) -> JSONValue {
+        .object([("type", .string("text")), ("text", .string(text))])
     }
 
     static func toolResultJSON(_ result: ToolResult) -> JSONValue {

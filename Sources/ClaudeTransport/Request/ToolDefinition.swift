@@ -75,9 +75,9 @@ public struct ClientToolDefinition: Sendable, Hashable {
 }
 
 /// A prompt-caching breakpoint (`cache_control: {type: "ephemeral", ttl}`).
-public struct CacheControl: Sendable, Hashable, Codable {
+public struct CacheControl: Sendable, Hashable {
     /// How long the cached prefix lives: the API takes `5m` (its default) and `1h`.
-    public enum TimeToLive: String, Sendable, Hashable, Codable {
+    public enum TimeToLive: String, Sendable, Hashable {
         /// Five minutes (`5m`).
         case fiveMinutes = "5m"
         /// One hour (`1h`).

@@ -44,7 +44,9 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
         #expect(typed.metadataUserID == "u")
         #expect(typed.cacheControl == .ephemeral)
         #expect(typed.additionalFields.isEmpty)
-        #expect(typed.messages == [.user("hi")])
+        // A message goes out as the body gave it: a string stays a string.
+        #expect(typed.messages == [ConversationTurn(role: .user, content: [.raw(RawJSON(.string("hi")))])])
+        #expect(try wire(typed).contains(#""messages":[{"role":"user","content":"hi"}]"#))
         #expect(try wire(typed).hasSuffix(#""stream":true}"#))
 
         // What the command line's flags become is refused as the typed API refuses it.
@@ -153,7 +155,7 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
         let answered = MessageRequest(
             model: .opus5,
             messages: [
-                .user("a"), ConversationTurn(role: .assistant, content: [.encodedBlocks(replay)]),
+                .user("a"), ConversationTurn(role: .assistant, content: [.raw(replay)]),
                 .toolResults([ToolResult(toolUseID: "t9", content: .text("1"))]),
             ])
         #expect(refusal(answered) == nil)

@@ -197,7 +197,7 @@ private func calls(_ ids: [String]) -> ConversationTurn {
     @Test func replayedTurnIsCopiedByteForByte() throws {
         let content = #"[{"type":"thinking","thinking":"t","signature":"Sig+/=="},{"type":"x_new","n":1.0e+02,"z":{"b":1,"a":2}}]"#
         let raw = try RawJSON(validating: Array(content.utf8))
-        let request = MessageRequest(model: .opus5, messages: [.user("x"), ConversationTurn(role: .assistant, content: [.encodedBlocks(raw)]), .user("y")])
+        let request = MessageRequest(model: .opus5, messages: [.user("x"), ConversationTurn(role: .assistant, content: [.raw(raw)]), .user("y")])
         let text = String(decoding: try RequestEncoder.encode(request).body, as: UTF8.self)
         #expect(text.contains(#"{"role":"assistant","content":"# + content + "}"))
     }
@@ -210,7 +210,7 @@ private func calls(_ ids: [String]) -> ConversationTurn {
             model: .haiku4_5,
             messages: [
                 .user([.text("q"), .image(bytes: [9, 8], mediaType: "image/png"), .document(Document(.pdf([1]), citations: true))]),
-                ConversationTurn(role: .assistant, content: [.encodedBlocks(raw)]),
+                ConversationTurn(role: .assistant, content: [.raw(raw)]),
                 .toolResults([ToolResult(toolUseID: "t1", content: .json(.number(JSONNumber(3))), isError: true)]),
             ],
             system: "s", maxTokens: 5000, temperature: 0.5, serverTools: [.webFetch(WebToolSettings(allowedDomains: ["a.example"]))],
