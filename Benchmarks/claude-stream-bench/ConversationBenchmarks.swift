@@ -79,7 +79,7 @@ enum ConversationBenchmarks {
     /// mixed stream's message), the same history as Codable structs, and its
     /// size in bytes (response content plus prompt text).
     static func conversation(turns: Int, perResponse: Int) -> (ClaudeSession, [CodableMessage], Int) {
-        var transcript = SessionTranscript(setup: MessageRequest(model: .opus5, messages: [], system: "Be brief."))
+        var transcript = SessionTranscript(setup: RequestSetup(model: .opus5, system: "Be brief."))
         var mirror: [CodableMessage] = []
         var bytes = 0
         for turn in 0..<turns {

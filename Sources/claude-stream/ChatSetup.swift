@@ -34,7 +34,7 @@ enum ChatSetup {
             }
             transcript = given
         } else {
-            transcript = SessionTranscript(setup: MessageRequest(model: model(options.model ?? ClaudeModel.opus5.id, options), messages: []))
+            transcript = SessionTranscript(setup: RequestSetup(model: model(options.model ?? ClaudeModel.opus5.id, options)))
         }
         try apply(options, to: &transcript.setup)
         return transcript
@@ -99,17 +99,14 @@ enum ChatSetup {
     }
 
     /// The flags written over `setup`.
-    static func apply(_ options: ChatOptions, to setup: inout MessageRequest) throws(ChatSetupFailure) {
+    static func apply(_ options: ChatOptions, to setup: inout RequestSetup) throws(ChatSetupFailure) {
         if let id = options.model {
             setup.model = model(id, options)
         } else if options.endpoint != nil {
             setup.model = model(setup.model.id, options)
         }
         if let maxTokens = options.maxTokens { setup.maxTokens = maxTokens }
-        if let system = options.system {
-            setup.system = system
-            setup.systemBlocks = []
-        }
+        if let system = options.system { setup.system = .text(system) }
         if let path = options.toolsPath {
             guard let tools = try json(path, "a JSON array of tool definitions")?.arrayValue else {
                 throw ChatSetupFailure(message: "\(path) is not a JSON array of tool definitions", status: 65)

@@ -167,7 +167,7 @@ struct TranscriptFormatSharingTests {
     @Test func chatContinuesWhatSessionTranscriptWrote() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        var transcript = SessionTranscript(setup: MessageRequest(model: .opus5, messages: [], system: "Be brief", maxTokens: 321))
+        var transcript = SessionTranscript(setup: RequestSetup(model: .opus5, system: "Be brief", maxTokens: 321))
         transcript.appendPrompt([.text("Hello")])
         let file = scratch.file("t.json")
         try Data(try transcript.jsonBytes()).write(to: URL(fileURLWithPath: file))

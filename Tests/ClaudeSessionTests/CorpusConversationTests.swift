@@ -97,7 +97,7 @@ struct CorpusConversationTests {
         #expect(recorded[before.count]["role"]?.stringValue == "assistant")
 
         // State after the earlier response: its request's turns, then the response as the transcript keeps it.
-        var transcript = SessionTranscript(setup: MessageRequest(model: ClaudeModel(id: "corpus", capabilities: .all), messages: []))
+        var transcript = SessionTranscript(setup: RequestSetup(model: ClaudeModel(id: "corpus", capabilities: .all)))
         transcript.appendResponse(ResponseEntry(try response(interaction.folder, interaction.replays)))
         // The recorded user and tool content that follows.
         for message in recorded.dropFirst(before.count + 1) {

@@ -60,7 +60,7 @@ private func readmeSessionExample(client: any MessageStreaming, bytes: [UInt8]) 
     @Sendable func save(_ bytes: [UInt8]) { saved.files.withLock { $0.append(bytes) } }
     func print(_ text: String, terminator: String) { saved.text.withLock { $0 += text } }
 
-    let setup = MessageRequest(model: .opus5, messages: [], systemBlocks: [SystemBlock("Be brief.", cacheControl: .ephemeral)])
+    let setup = RequestSetup(model: .opus5, system: .blocks([SystemBlock("Be brief.", cacheControl: .ephemeral)]))
     let session = ClaudeSession(
         setup: setup, tools: [Weather()],
         configuration: SessionConfiguration(
@@ -115,7 +115,7 @@ struct ReadmeExampleTests {
         let again = try await readmeSessionExample(client: FakeTransport(answers), bytes: last)
         #expect(again.saved == first.saved)
         #expect(again.resumed.transcript.responses.count == 4)
-        #expect(again.resumed.setup.systemBlocks.first?.cacheControl == .ephemeral)
+        #expect(again.resumed.setup.system == .blocks([SystemBlock("Be brief.", cacheControl: .ephemeral)]))
     }
 
     @Test func theExampleToolRunsAsWritten() async throws {

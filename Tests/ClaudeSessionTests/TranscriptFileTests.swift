@@ -32,7 +32,7 @@ private func mode(_ path: String) -> mode_t {
 }
 
 private func conversation(_ prompt: String) -> SessionTranscript {
-    var transcript = SessionTranscript(setup: MessageRequest(model: .opus5, messages: [], system: "Be brief", maxTokens: 100))
+    var transcript = SessionTranscript(setup: RequestSetup(model: .opus5, system: "Be brief", maxTokens: 100))
     transcript.appendPrompt([.text(prompt)])
     return transcript
 }

@@ -38,7 +38,7 @@ private func nested(_ depth: Int) -> String { String(repeating: "[", count: dept
         let json = try JSONValue.parse(bytes)
         #expect(json.objectValue?.keys == ["model", "max_tokens", "system", "messages", "tools", SessionTranscript.metadataKey])
         #expect(json["model"]?.stringValue == "claude-opus-5")
-        #expect(json["max_tokens"]?.numberValue == JSONNumber(MessageRequest.defaultMaxTokens))
+        #expect(json["max_tokens"]?.numberValue == JSONNumber(RequestSetup.defaultMaxTokens))
         #expect(json["tools"]?[0]?["name"]?.stringValue == "add")
         let messages = Array(json["messages"]?.arrayValue ?? JSONArray())
         #expect(messages.map { $0["role"]?.stringValue } == ["user", "assistant", "user", "assistant"])

@@ -56,10 +56,10 @@ public final class ClaudeSession: Sendable {
     }
 
     /// A new conversation whose every request is `setup` with the
-    /// conversation's messages (the setup's own messages are not used: to
-    /// continue them, pass ``SessionTranscript/init(request:)``).
+    /// conversation's messages (to continue a request's messages, pass
+    /// ``SessionTranscript/init(request:)``).
     public convenience init(
-        setup: MessageRequest, tools: [any ClientTool] = [],
+        setup: RequestSetup, tools: [any ClientTool] = [],
         configuration: SessionConfiguration = SessionConfiguration(), transport: any MessageStreaming
     ) {
         self.init(transcript: SessionTranscript(setup: setup), tools: tools, configuration: configuration, transport: transport)
@@ -72,7 +72,7 @@ public final class ClaudeSession: Sendable {
         configuration: SessionConfiguration = SessionConfiguration(), transport: any MessageStreaming
     ) {
         self.init(
-            setup: MessageRequest(model: model, messages: [], system: system), tools: tools,
+            setup: RequestSetup(model: model, system: system.map(SystemPrompt.text)), tools: tools,
             configuration: configuration, transport: transport)
     }
 
@@ -80,7 +80,7 @@ public final class ClaudeSession: Sendable {
     public var transcript: SessionTranscript { state.withLock { $0.transcript } }
 
     /// The request every turn shares (the transcript's setup, client tools included).
-    public var setup: MessageRequest { transcript.setup }
+    public var setup: RequestSetup { transcript.setup }
 
     /// Whether a call is running (a second one would fail with ``SessionError/Kind/busy``).
     public var isResponding: Bool { state.withLock { $0.busy } }

@@ -27,26 +27,18 @@ public struct SessionTranscript: Sendable, Hashable {
     }
 
     /// The request every turn shares: model, `max_tokens`, system, tools,
-    /// tool choice, and any field the API takes (`MessageRequest.additionalFields`).
-    /// Its `messages` are always empty: the entries are the conversation.
-    public var setup: MessageRequest {
-        get { setupRequest }
-        set {
-            setupRequest = newValue
-            setupRequest.messages = []
-        }
-    }
-    private var setupRequest: MessageRequest
+    /// tool choice, and any field the API takes (`RequestSetup.additionalFields`).
+    /// The entries are the conversation.
+    public var setup: RequestSetup
 
     /// The entries, oldest first. Changed only through the `append` methods,
     /// which keep every tool output answering a call of the response before it.
     public internal(set) var entries: [Entry]
 
-    /// An empty conversation with `setup` (its messages are ignored; see
-    /// ``init(request:)`` to continue them).
-    public init(setup: MessageRequest) {
-        setupRequest = setup
-        setupRequest.messages = []
+    /// An empty conversation with `setup` (to continue a request's
+    /// messages, see ``init(request:)``).
+    public init(setup: RequestSetup) {
+        self.setup = setup
         entries = []
     }
 
@@ -58,7 +50,7 @@ public struct SessionTranscript: Sendable, Hashable {
     /// - Throws: ``TranscriptError`` when the messages break the API's tool
     ///   rules (the turn is named), as the request would be refused anyway.
     public init(request: MessageRequest) throws(TranscriptError) {
-        self.init(setup: request)
+        self.init(setup: request.setup)
         for turn in request.messages {
             switch turn.role {
             case .assistant:
@@ -163,11 +155,7 @@ public struct SessionTranscript: Sendable, Hashable {
     }
 
     /// The request with `messages` from the entries (and nothing checked).
-    public var request: MessageRequest {
-        var request = setupRequest
-        request.messages = messages
-        return request
-    }
+    public var request: MessageRequest { MessageRequest(setup: setup, messages: messages) }
 
     /// Client tool calls of the last response that have no output yet: a
     /// turn limit, a cancellation or the caller stopped before they ran.
@@ -212,9 +200,11 @@ public struct SessionTranscript: Sendable, Hashable {
     ///
     /// - Complexity: O(size of both).
     public static func == (lhs: SessionTranscript, rhs: SessionTranscript) -> Bool {
-        if lhs.entries == rhs.entries, lhs.setupRequest.model == rhs.setupRequest.model,
-            (try? lhs.setupRequest.apiJSONBytes()) == (try? rhs.setupRequest.apiJSONBytes()),
-            lhs.setupRequest.betas == rhs.setupRequest.betas, lhs.setupRequest.userProfileID == rhs.setupRequest.userProfileID
+        let left = MessageRequest(setup: lhs.setup, messages: [])
+        let right = MessageRequest(setup: rhs.setup, messages: [])
+        if lhs.entries == rhs.entries, lhs.setup.model == rhs.setup.model,
+            (try? left.apiJSONBytes()) == (try? right.apiJSONBytes()),
+            lhs.setup.betas == rhs.setup.betas, lhs.setup.userProfileID == rhs.setup.userProfileID
         {
             return true
         }
@@ -224,7 +214,7 @@ public struct SessionTranscript: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) {
         // What both sides of an equality agree on however the parts are typed.
-        hasher.combine(setupRequest.model.id)
+        hasher.combine(setup.model.id)
         hasher.combine(responses.map(\.content))
     }
 }

@@ -66,22 +66,45 @@ extension MessageRequest {
             case "model", "messages", "stream": continue
             case "max_tokens":
                 guard let count = try? value.numberValue?.int() else { throw RequestBodyError(path: key, reason: "not an integer") }
-                maxTokens = count
+                setup.maxTokens = count
                 continue
             default:
-                if takeTypedField(key, value, resolveModel) { continue }
+                if setup.takeTypedField(key, value, resolveModel) { continue }
                 extra.append((key, value))
             }
         }
-        additionalFields = JSONObject(extra)
+        setup.additionalFields = JSONObject(extra)
     }
 
+    /// The request as the API's JSON: its body without `stream` (what a
+    /// transcript file or `--request` holds). A ``reasoningHint`` is not
+    /// written (it is resolved per model when sent), nor are headers
+    /// (``betas``, ``userProfileID``).
+    ///
+    /// - Throws: ``RequestError`` for a server tool that cannot be written
+    ///   (both domain filters); capabilities are not checked.
+    /// - Complexity: O(size of the body).
+    public func apiJSONBytes() throws(RequestError) -> [UInt8] {
+        try RequestEncoder.encodedBody(self, primaryEffort: setup.effort, purpose: .document)
+    }
+
+    /// ``apiJSONBytes()`` as a value.
+    public func apiJSON() throws(RequestError) -> JSONValue {
+        let bytes = try apiJSONBytes()
+        // The bytes were just written by the encoder: they parse, at any depth they were given.
+        var options = JSONParserOptions()
+        options.maxDepth = Int.max
+        return (try? JSONValue.parse(bytes, options: options)) ?? .null
+    }
+}
+
+extension RequestSetup {
     /// Takes `value` into the typed field `key` when that is exact; false: keep it as JSON.
-    private mutating func takeTypedField(_ key: String, _ value: JSONValue, _ resolveModel: (String) -> ClaudeModel) -> Bool {
+    fileprivate mutating func takeTypedField(_ key: String, _ value: JSONValue, _ resolveModel: (String) -> ClaudeModel) -> Bool {
         switch key {
         case "system":
             if let text = value.stringValue {
-                system = text
+                system = .text(text)
                 return true
             }
             guard let blocks = value.arrayValue, !blocks.isEmpty else { return false }
@@ -97,7 +120,7 @@ extension MessageRequest {
                 }
                 typed.append(SystemBlock(text, cacheControl: cache))
             }
-            systemBlocks = typed
+            system = .blocks(typed)
             return true
         case "temperature", "top_p":
             guard let number = value.numberValue, let double = try? number.double(), JSONNumber(double) == number else { return false }
@@ -173,27 +196,6 @@ extension MessageRequest {
         default:
             return false
         }
-    }
-
-    /// The request as the API's JSON: its body without `stream` (what a
-    /// transcript file or `--request` holds). A ``reasoningHint`` is not
-    /// written (it is resolved per model when sent), nor are headers
-    /// (``betas``, ``userProfileID``).
-    ///
-    /// - Throws: ``RequestError`` for a server tool that cannot be written
-    ///   (both domain filters); capabilities are not checked.
-    /// - Complexity: O(size of the body).
-    public func apiJSONBytes() throws(RequestError) -> [UInt8] {
-        try RequestEncoder.encodedBody(self, primaryEffort: effort, purpose: .document)
-    }
-
-    /// ``apiJSONBytes()`` as a value.
-    public func apiJSON() throws(RequestError) -> JSONValue {
-        let bytes = try apiJSONBytes()
-        // The bytes were just written by the encoder: they parse, at any depth they were given.
-        var options = JSONParserOptions()
-        options.maxDepth = Int.max
-        return (try? JSONValue.parse(bytes, options: options)) ?? .null
     }
 }
 

@@ -9,20 +9,21 @@ import Foundation
 extension MessageRequest: CustomStringConvertible, CustomDebugStringConvertible {
     /// `MessageRequest(claude-opus-4-5, 3 turns (last: user), system 42 chars, max_tokens 4096, effort high, tools [webSearch], structured output)`.
     public var description: String {
+        let setup = self.setup
         var parts = [
-            model.id,
+            setup.model.id,
             "\(messages.count) turn\(messages.count == 1 ? "" : "s")"
                 + (messages.last.map { " (last: \($0.role.rawValue))" } ?? ""),
         ]
-        if let system { parts.append("system \(system.count) chars") }
-        parts.append("max_tokens \(maxTokens)")
-        if let effort { parts.append("effort \(effort)") }
-        if adaptiveThinking { parts.append("adaptive thinking") }
-        if !serverTools.isEmpty { parts.append("tools [\(serverTools.map { "\($0.kind)" }.joined(separator: ", "))]") }
-        if outputSchema != nil { parts.append("structured output") }
-        if case .models(let models) = fallbacks { parts.append("fallbacks [\(models.map(\.id).joined(separator: ", "))]") }
-        if case .serverDefault = fallbacks { parts.append("server-chosen fallbacks") }
-        if !betas.isEmpty { parts.append("betas [\(betas.joined(separator: ", "))]") }
+        if let system = setup.system { parts.append("system \(system.text.count) chars") }
+        parts.append("max_tokens \(setup.maxTokens)")
+        if let effort = setup.effort { parts.append("effort \(effort)") }
+        if setup.adaptiveThinking { parts.append("adaptive thinking") }
+        if !setup.serverTools.isEmpty { parts.append("tools [\(setup.serverTools.map { "\($0.kind)" }.joined(separator: ", "))]") }
+        if setup.outputSchema != nil { parts.append("structured output") }
+        if case .models(let models) = setup.fallbacks { parts.append("fallbacks [\(models.map(\.id).joined(separator: ", "))]") }
+        if case .serverDefault = setup.fallbacks { parts.append("server-chosen fallbacks") }
+        if !setup.betas.isEmpty { parts.append("betas [\(setup.betas.joined(separator: ", "))]") }
         return "MessageRequest(\(parts.joined(separator: ", ")))"
     }
 

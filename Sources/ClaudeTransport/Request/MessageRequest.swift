@@ -1,77 +1,32 @@
 import ClaudeStreaming
 public import IncrementalJSON
 
-// What the caller wants from one streamed Messages API call. This is a plain
-// description; `RequestEncoder` turns it into headers and a body, checking it
-// against the capabilities of every model in the chain first.
+// What the caller wants from one streamed Messages API call: a setup
+// (RequestSetup.swift) and the messages, the turns and their content.
 
-/// One Messages API request.
+/// One Messages API request: a setup and the conversation so far. Every
+/// field of the setup reads and writes through the request as well
+/// (`request.model`, `request.tools`).
+@dynamicMemberLookup
 public struct MessageRequest: Sendable {
-    /// The model asked first.
-    public var model: ClaudeModel
+    /// The model and every option.
+    public var setup: RequestSetup
     /// The conversation so far, oldest first; the last turn is normally the user's.
     public var messages: [ConversationTurn]
-    /// The system prompt.
-    public var system: String?
-    /// The system prompt as blocks (each may carry a cache breakpoint); when
-    /// not empty it is sent instead of ``system``.
-    public var systemBlocks: [SystemBlock]
-    /// The most tokens the answer may have (`max_tokens`).
-    public var maxTokens: Int
-    /// Sampling temperature; refused for a model that does not accept it.
-    public var temperature: Double?
-    /// Nucleus sampling (`top_p`); refused for a model that does not accept it.
-    public var topP: Double?
-    /// Top-k sampling (`top_k`); refused for a model that does not accept it.
-    public var topK: Int?
-    /// A fixed effort. Refused up front when a model in the chain lacks it
-    /// (fallbacks get the closest level they accept); wins over ``reasoningHint``.
-    public var effort: EffortLevel?
-    /// A soft wish for effort; dropped for a model that lacks the level.
-    public var reasoningHint: ReasoningHint?
-    /// Ask for `thinking: {"type": "adaptive"}`; refused for a model without it.
-    public var adaptiveThinking: Bool
-    /// A JSON Schema the answer must follow (`output_config.format`).
-    public var outputSchema: JSONValue?
-    /// The server tools, sent after ``tools`` in `tools`.
-    public var serverTools: [ServerTool]
-    /// Client tools and tools given as API JSON, sent first in `tools`, in order.
-    public var tools: [ToolDefinition]
-    /// How the model may use the tools (`tool_choice`); nil leaves the API's default.
-    public var toolChoice: ToolChoice?
-    /// Texts that end the answer where they appear (`stop_sequences`).
-    public var stopSequences: [String]
-    /// An opaque identifier of the end user (`metadata.user_id`).
-    public var metadataUserID: String?
-    /// Manual extended thinking (`thinking: {type: "enabled", budget_tokens}`),
-    /// for models without adaptive thinking; refused for a model that lacks it.
-    public var thinkingBudget: Int?
-    /// Automatic prompt caching: a top-level `cache_control`.
-    public var cacheControl: CacheControl?
-    /// The models tried after ``model`` declines.
-    public var fallbacks: FallbackChain
-    /// Extra `anthropic-beta` values; the ones a feature needs are added by the encoder.
-    public var betas: [String]
-    /// Sent as `anthropic-user-profile-id` with the `user-profiles-2026-08-18` beta.
-    public var userProfileID: String?
-    /// Top-level body fields this type does not model (new API fields, or
-    /// known ones in a shape the typed fields cannot hold), sent as given
-    /// after the typed ones. A key a typed field writes is sent once, typed.
-    /// ``init(apiJSON:resolveModel:)`` puts here whatever it cannot type
-    /// without loss; nothing here is checked against capabilities.
-    public var additionalFields: JSONObject
 
-    /// `max_tokens` when none is given: the one place this default is written.
-    public static let defaultMaxTokens = 4096
+    /// `setup` with `messages`.
+    public init(setup: RequestSetup, messages: [ConversationTurn]) {
+        self.setup = setup
+        self.messages = messages
+    }
 
-    /// A request to `model` with `messages`; every other field is optional and
-    /// sent only when set. See each property for what it means and when the
-    /// encoder refuses it.
+    /// A request to `model` with `messages`; the other parameters are
+    /// ``RequestSetup``'s, each optional and sent only when set.
     public init(
         model: ClaudeModel,
         messages: [ConversationTurn],
-        system: String? = nil,
-        maxTokens: Int = MessageRequest.defaultMaxTokens,
+        system: SystemPrompt? = nil,
+        maxTokens: Int = RequestSetup.defaultMaxTokens,
         temperature: Double? = nil,
         topP: Double? = nil,
         topK: Int? = nil,
@@ -89,32 +44,22 @@ public struct MessageRequest: Sendable {
         metadataUserID: String? = nil,
         thinkingBudget: Int? = nil,
         cacheControl: CacheControl? = nil,
-        systemBlocks: [SystemBlock] = [],
         additionalFields: JSONObject = JSONObject()
     ) {
-        self.model = model
-        self.messages = messages
-        self.system = system
-        self.systemBlocks = systemBlocks
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.stopSequences = stopSequences
-        self.metadataUserID = metadataUserID
-        self.thinkingBudget = thinkingBudget
-        self.cacheControl = cacheControl
-        self.maxTokens = maxTokens
-        self.temperature = temperature
-        self.topP = topP
-        self.topK = topK
-        self.effort = effort
-        self.reasoningHint = reasoningHint
-        self.adaptiveThinking = adaptiveThinking
-        self.outputSchema = outputSchema
-        self.serverTools = serverTools
-        self.fallbacks = fallbacks
-        self.betas = betas
-        self.userProfileID = userProfileID
-        self.additionalFields = additionalFields
+        self.init(
+            setup: RequestSetup(
+                model: model, system: system, maxTokens: maxTokens, temperature: temperature, topP: topP, topK: topK,
+                effort: effort, reasoningHint: reasoningHint, adaptiveThinking: adaptiveThinking, outputSchema: outputSchema,
+                serverTools: serverTools, fallbacks: fallbacks, betas: betas, userProfileID: userProfileID, tools: tools,
+                toolChoice: toolChoice, stopSequences: stopSequences, metadataUserID: metadataUserID,
+                thinkingBudget: thinkingBudget, cacheControl: cacheControl, additionalFields: additionalFields),
+            messages: messages)
+    }
+
+    /// A field of the setup, read or written through the request.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<RequestSetup, Value>) -> Value {
+        get { setup[keyPath: field] }
+        set { setup[keyPath: field] = newValue }
     }
 }
 

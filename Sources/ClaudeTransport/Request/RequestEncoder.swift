@@ -151,17 +151,20 @@ public enum RequestEncoder {
         writer.bytes.reserveCapacity(replayed + 4096)
         writer.field("model", .string(request.model.id))
         if sending { writer.field("max_tokens", .number(JSONNumber(request.maxTokens))) }
-        if !request.systemBlocks.isEmpty {
+        switch request.system {
+        case .text(let text)?:
+            writer.field("system", .string(text))
+        case .blocks(let blocks)?:
             writer.field(
                 "system",
                 .array(
-                    request.systemBlocks.map { block in
+                    blocks.map { block in
                         var fields: [(String, JSONValue)] = [("type", .string("text")), ("text", .string(block.text))]
                         if let cache = block.cacheControl { fields.append(("cache_control", cache.json)) }
                         return .object(fields)
                     }))
-        } else if let system = request.system {
-            writer.field("system", .string(system))
+        case nil:
+            break
         }
         writer.key("messages")
         writer.bytes.append(UInt8(ascii: "["))

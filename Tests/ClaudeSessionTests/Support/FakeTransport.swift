@@ -86,8 +86,8 @@ final class FakeTransport: MessageStreaming, TokenCounting {
 }
 
 /// A fresh setup for tests: the model with everything at its defaults.
-func testSetup(system: String? = nil) -> MessageRequest {
-    MessageRequest(model: .opus5, messages: [], system: system)
+func testSetup(system: String? = nil) -> RequestSetup {
+    RequestSetup(model: .opus5, system: system.map(SystemPrompt.text))
 }
 
 /// The content blocks of the last message of a wire body.

@@ -36,7 +36,7 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
              "metadata":{"user_id":"u"},"cache_control":{"type":"ephemeral"},"stream":false}
             """#)
         #expect(typed.maxTokens == 300)
-        #expect(typed.systemBlocks == [SystemBlock("S", cacheControl: CacheControl(ttl: .oneHour))])
+        #expect(typed.system == .blocks([SystemBlock("S", cacheControl: CacheControl(ttl: .oneHour))]))
         #expect(typed.adaptiveThinking)
         #expect(typed.effort == .high)
         #expect(typed.toolChoice == ToolChoice(.any))
@@ -92,7 +92,7 @@ private let result = #"{"role":"user","content":[{"type":"tool_result","tool_use
         both.additionalFields = JSONObject([("max_tokens", .number(JSONNumber(1))), ("service_tier", .string("auto"))])
         let body = try JSONValue.parse(try RequestEncoder.encode(both).body)
         #expect(body.objectValue?.keys.filter { $0 == "max_tokens" }.count == 1)
-        #expect(body["max_tokens"]?.numberValue == JSONNumber(MessageRequest.defaultMaxTokens))
+        #expect(body["max_tokens"]?.numberValue == JSONNumber(RequestSetup.defaultMaxTokens))
         #expect(body["service_tier"]?.stringValue == "auto")
     }
 

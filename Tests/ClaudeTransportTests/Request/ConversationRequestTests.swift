@@ -182,8 +182,8 @@ private func calls(_ ids: [String]) -> ConversationTurn {
         let request = MessageRequest(
             model: .opus5,
             messages: [ConversationTurn(role: .user, content: [.text("a"), .text("b")], cacheControl: CacheControl(ttl: .fiveMinutes))],
-            cacheControl: .ephemeral,
-            systemBlocks: [SystemBlock("You are terse."), SystemBlock("Long reference text", cacheControl: CacheControl(ttl: .oneHour))])
+            system: .blocks([SystemBlock("You are terse."), SystemBlock("Long reference text", cacheControl: CacheControl(ttl: .oneHour))]),
+            cacheControl: .ephemeral)
         let json = try body(request)
         #expect(json["cache_control"]?.compactJSON == #"{"type":"ephemeral"}"#)
         #expect(
