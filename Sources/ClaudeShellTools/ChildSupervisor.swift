@@ -20,6 +20,7 @@
 // reaped, under the same lock as the kill, so a group id is never signalled
 // after it could have been reused.
 
+import Dispatch
 import Foundation
 import Synchronization
 import _ProcessSupport
@@ -56,21 +57,18 @@ enum ChildSupervisor {
     /// when the thread could not be started (no pipe).
     static func onSupervisorThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) -> Value? {
         guard wake.write >= 0 else { return nil }
-        // Condition 1: the supervisor has run `body`.
-        let done = NSConditionLock(condition: 0)
+        let done = DispatchGroup()
         let result = Mutex<Value?>(nil)
-        let handOver = UncheckedConditionLock(done)
+        done.enter()
         state.withLock {
             $0.requests.append {
                 let value = body()
                 result.withLock { $0 = value }
-                handOver.lock.lock()
-                handOver.lock.unlock(withCondition: 1)
+                done.leave()
             }
         }
         wakeUp()
-        done.lock(whenCondition: 1)
-        done.unlock()
+        done.wait()
         return result.withLock { $0 }
     }
 
@@ -116,12 +114,6 @@ enum ChildSupervisor {
             while read(wakeUpEnd, &buffer, buffer.count) > 0 {}
         }
     }
-}
-
-/// NSConditionLock is thread-safe but not declared Sendable.
-private struct UncheckedConditionLock: @unchecked Sendable {
-    let lock: NSConditionLock
-    init(_ lock: NSConditionLock) { self.lock = lock }
 }
 
 /// poll(2)'s timeout in milliseconds until `instant`, rounded up (so a

@@ -30,8 +30,9 @@ private func runWithTool(_ command: String, flags: [String] = [], measuringPeak:
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"), .serialized)
 struct ToolOutputLimitTests {
     @Test func a100MBBinaryOutputIsDescribedAndTheRequestStaysSmall() throws {
-        let (run, result, requestBytes) = try runWithTool("head -c 100000000 /dev/zero")
+        let (run, result, requestBytes) = try runWithTool("head -c 100000000 /dev/zero", measuringPeak: ProgramUnderTest.peakMeter != nil)
         #expect(run.status == 0, "\(run.stderr)")
+        print("chat with a 100 MB tool output: peak \(run.peakResidentBytes >> 10) KiB, next request \(requestBytes ?? -1) bytes")
         #expect(result?["content"]?.stringValue == "[binary output, 100000000 bytes, not sent]", "\(String(describing: result))")
         #expect(result?["is_error"] == nil)
         #expect((requestBytes ?? .max) < 10_000, "\(String(describing: requestBytes)) bytes")
