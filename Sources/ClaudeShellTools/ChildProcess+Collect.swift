@@ -93,7 +93,7 @@ extension ChildProcess {
     /// returns how it ended and what it wrote; blocks the calling thread.
     ///
     /// - Parameters:
-    ///   - input: written to stdin as the child reads it, which is then
+    ///   - bytes: written to stdin as the child reads it, which is then
     ///     closed (an empty array closes it at once); nil leaves stdin to
     ///     the caller (another thread may be writing it).
     ///   - limits: how much output is kept and read.

@@ -88,11 +88,15 @@ public final class ChildProcess: Sendable {
     /// own name, which is `executable`).
     ///
     /// - Parameters:
+    ///   - executable: the program's path.
+    ///   - arguments: its arguments, without its own name.
     ///   - environment: `NAME=value` strings, the child's whole
     ///     environment; nil: this process's own.
-    ///   - standardInput, standardOutput, standardError: where each goes;
-    ///     pipes by default (this process's ends are close-on-exec; the
-    ///     output ends are non-blocking).
+    ///   - standardInput: where stdin comes from; a pipe by default (this
+    ///     process's end is close-on-exec).
+    ///   - standardOutput: where stdout goes; a pipe by default (this
+    ///     process's end is close-on-exec and non-blocking).
+    ///   - standardError: where stderr goes, as `standardOutput`.
     ///   - timeLimit: from now until the group gets SIGTERM from
     ///     ``collect(input:limits:)``, and SIGKILL `grace` later in any case.
     ///   - grace: from SIGTERM to SIGKILL.
