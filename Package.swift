@@ -54,9 +54,14 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "ClaudeTransport", dependencies: ["IncrementalJSON", "ClaudeStreaming"], swiftSettings: strict),
         .target(name: "ClaudeSession", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"], swiftSettings: strict),
-        // Shell commands as client tools; its files compile only on Linux and
-        // macOS (elsewhere an app cannot start processes, and it is empty).
-        .target(name: "ClaudeShellTools", dependencies: ["IncrementalJSON", "ClaudeTransport", "ClaudeSession"], swiftSettings: strict),
+        // Child processes and shell commands as client tools; its files
+        // compile only on Linux and macOS (elsewhere an app cannot start
+        // processes, and it is empty).
+        .target(
+            name: "ClaudeShellTools", dependencies: ["IncrementalJSON", "ClaudeTransport", "ClaudeSession", "_ProcessSupport"], swiftSettings: strict),
+        // clone, prctl, pidfd_open, pipe2 and a SIGPIPE-free write; C because
+        // Swift cannot fork or clone, nor call the variadic prctl and syscall.
+        .target(name: "_ProcessSupport"),
 
         // MARK: Command line
         .executableTarget(
@@ -79,8 +84,8 @@ let package = Package(
 
         // MARK: Tests
         // Not a product: what several test targets share (the SSE stream
-        // builder, the loopback server and its client, the child-process
-        // runner, which starts children through ClaudeShellTools' spawn).
+        // builder, the loopback server and its client, the programs the
+        // tests run, started as ClaudeShellTools' ChildProcess).
         // A plain target under Tests/, as SwiftPM allows with an explicit
         // path, so it stays beside the tests it serves.
         .target(
@@ -100,7 +105,8 @@ let package = Package(
             swiftSettings: strict),
         // claude-stream is not imported: the tests run the built executable.
         .testTarget(
-            name: "CommandLineTests", dependencies: ["claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTestSupport"],
+            name: "CommandLineTests",
+            dependencies: ["claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeShellTools", "ClaudeTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ClaudeSessionTests", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
@@ -109,7 +115,8 @@ let package = Package(
             name: "ClaudeTransportTests", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "FuzzProperties", "ClaudeTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "ClaudeShellToolsTests", dependencies: ["IncrementalJSON", "ClaudeSession", "ClaudeShellTools"], swiftSettings: strict),
+            name: "ClaudeShellToolsTests", dependencies: ["IncrementalJSON", "ClaudeSession", "ClaudeShellTools", "ClaudeTestSupport"],
+            swiftSettings: strict),
         // `chat` run as a process against the loopback server.
         .testTarget(
             name: "ChatCommandTests",

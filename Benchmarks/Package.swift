@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "ClaudeStreaming", package: "claude-streaming"),
                 .product(name: "ClaudeTransport", package: "claude-streaming"),
                 .product(name: "ClaudeSession", package: "claude-streaming"),
+                .product(name: "ClaudeShellTools", package: "claude-streaming"),
                 .product(name: "FuzzProperties", package: "claude-streaming-fuzz"),
             ],
             path: "claude-stream-bench",

@@ -179,11 +179,11 @@ struct MemoryProbe {
     var seconds: Double
 
     /// Runs this executable as `--memory-probe KIND BYTES RETAIN` (a
-    /// `ChildProcess`: its own process group, a clean signal state) and
+    /// `ProbeProcess`: its own process group, a clean signal state) and
     /// reads its line.
     static func spawn(kind: StreamKind, bytes: Int, retainAll: Bool) -> MemoryProbe? {
         let arguments = ["--memory-probe", kind.rawValue, String(bytes), retainAll ? "1" : "0"]
-        guard let line = ChildProcess.outputLine(of: arguments) else { return nil }
+        guard let line = ProbeProcess.outputLine(of: arguments) else { return nil }
         let fields = line.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard fields.count == 5 else { return nil }
         return MemoryProbe(

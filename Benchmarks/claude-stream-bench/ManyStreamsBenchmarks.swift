@@ -67,7 +67,7 @@ enum ManyStreamsBenchmarks {
 
     static func memoryRow(_ context: BenchmarkContext) -> BenchmarkResult {
         let streams = context.quick ? 1_000 : 10_000
-        guard let line = ChildProcess.outputLine(of: ["--memory-probe", "many-streams", String(streams)]) else {
+        guard let line = ProbeProcess.outputLine(of: ["--memory-probe", "many-streams", String(streams)]) else {
             return BenchmarkResult(suite: "many", name: "memory probe failed", bytes: 0, seconds: 0)
         }
         let fields = line.split(separator: " ").compactMap { Double($0) }

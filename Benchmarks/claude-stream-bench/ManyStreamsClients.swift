@@ -22,13 +22,13 @@ enum ManyStreamsClients {
     static let streamBytes = 64 << 10
 
     static func rows(_ context: BenchmarkContext) -> [BenchmarkResult] {
-        guard let server = ChildProcess.spawn(["--memory-probe", "serve", String(streamBytes)]),
-            let portLine = server.readLine(), let port = Int(portLine),
+        guard let server = ProbeProcess.start(["--memory-probe", "serve", String(streamBytes)]),
+            let portLine = ProbeProcess.firstLine(of: server), let port = Int(portLine),
             let url = URL(string: "http://127.0.0.1:\(port)")
         else {
             return [BenchmarkResult(suite: "many", name: "clients: loopback server did not start", bytes: 0, seconds: 0)]
         }
-        defer { server.finish() }
+        defer { ProbeProcess.finish(server) }
         let body = TransportBenchmarks.textStream(bytes: streamBytes)
         var accumulator = MessageAccumulator()
         guard (try? accumulator.feed(body)) != nil, let recording = try? accumulator.finish() else {

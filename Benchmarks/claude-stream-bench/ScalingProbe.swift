@@ -84,7 +84,7 @@ struct ScalingProbe {
         var probes: [ScalingProbe] = []
         for _ in 0..<processes {
             let arguments = ["--memory-probe", "scaling", workload.rawValue, String(small), String(large), quick ? "1" : "0"]
-            guard let line = ChildProcess.outputLine(of: arguments) else { return nil }
+            guard let line = ProbeProcess.outputLine(of: arguments) else { return nil }
             let fields = line.split(separator: " ").compactMap { Double($0) }
             guard fields.count == 8 else { return nil }
             probes.append(

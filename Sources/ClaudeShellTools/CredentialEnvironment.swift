@@ -17,6 +17,8 @@
 //     overwrites those bytes in place (the value's characters become `x`)
 //     after copying them, and only then unsets the variable.
 
+import _ProcessSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,7 +58,7 @@ public enum CredentialEnvironment {
     /// - Complexity: O(size of the environment).
     public static func capture() -> [String: String] {
         var captured: [String: String] = [:]
-        guard var entry = ProcessEnvironment.entries else { return captured }
+        guard var entry = _process_environment() else { return captured }
         var found: [String] = []
         while let pointer = entry.pointee {
             let text = String(cString: pointer)

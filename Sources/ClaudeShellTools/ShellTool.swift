@@ -10,7 +10,9 @@ public import IncrementalJSON
 // ToolProcess: its own process group, killed at its time limit and when the
 // calling task is cancelled.
 //
-// Text output: stdout, one trailing newline dropped, is the result's text.
+// Text output: stdout, one trailing newline dropped, is the result's text,
+// cut to ShellToolLimits.maxResultBytes; output that is not text (a NUL
+// byte, or not UTF-8) is described instead of sent.
 // JSON output: stdout is a JSON value; a string or an array of content
 // blocks is sent as the result's `content` itself, any other value as its
 // JSON text. A non-zero exit, a signal, a timeout or output that is not
@@ -47,6 +49,12 @@ public struct ShellToolResult: Sendable, Hashable {
 /// after ``ShellToolLimits/grace``) at ``ShellToolLimits/timeout``, when it
 /// writes more than ``ShellToolLimits/maxOutputBytes``, and when the calling
 /// task is cancelled, and the call returns only once the group is gone.
+///
+/// The result holds at most ``ShellToolLimits/maxResultBytes`` of text:
+/// longer output is cut and says so, and output that is not UTF-8 text
+/// (a NUL byte, or bytes that are not UTF-8) is described, with its size,
+/// and not sent. Only that much of stdout is kept in memory, whatever the
+/// command writes.
 ///
 /// The tools of one response run concurrently, as many at a time as
 /// `SessionConfiguration.maxConcurrentTools` allows.
@@ -103,29 +111,72 @@ public struct ShellTool: ClientTool {
         input.encodeCompact(into: &bytes)
         let environment = CredentialEnvironment.forTool(
             options.environment, extra: [("CLAUDE_TOOL_USE_ID", id), ("CLAUDE_TOOL_NAME", name)])
-        let outcome = await ToolProcess.run(command, input: bytes, environment: environment, limits: options.limits)
-        return result(outcome)
+        switch await ToolProcess.run(command, input: bytes, environment: environment, limits: options.limits) {
+        case .ran(let outcome): return result(outcome)
+        case .couldNotStart(let reason): return failure("the command could not start: \(reason)")
+        case .cancelledBeforeStart: return failure("the run was stopped before the tool started; it did not run")
+        }
     }
 
-    func result(_ outcome: ToolProcessOutcome) -> ShellToolResult {
-        var stdout = outcome.stdout
+    func result(_ outcome: ChildProcess.Outcome) -> ShellToolResult {
+        let limits = options.limits
         switch outcome.ending {
         case .exited(0):
-            if outputIsJSON { return jsonResult(stdout) }
-            if stdout.last == UInt8(ascii: "\n") { stdout.removeLast() }
-            return ShellToolResult(content: .string(options.redactor.redact(String(decoding: stdout, as: UTF8.self))), isError: false)
+            if !outputIsJSON { return ShellToolResult(content: .string(redacted(outputText(outcome, within: limits.maxResultBytes))), isError: false) }
+            guard outcome.outputByteCount <= outcome.output.count else {
+                return failure(
+                    "the command wrote \(outcome.outputByteCount) bytes of JSON, more than the \(limits.maxResultBytes) a result holds; JSON cannot be cut")
+            }
+            return jsonResult(outcome.output)
         case .exited(let status):
             return failure("the command exited with status \(status)", outcome)
         case .signalled(let signal):
             return failure("the command was killed by signal \(signal)", outcome)
         case .timedOut:
-            return failure("the command was stopped after \(seconds(options.limits.timeout)) s (\(options.timeoutName))", outcome)
+            return failure("the command was stopped after \(seconds(limits.timeout)) s (its time limit)", outcome)
         case .cancelled:
             return failure("the command was stopped: the run was interrupted", outcome)
         case .tooMuchOutput:
-            return failure("the command wrote more than \(options.limits.maxOutputBytes) bytes and was stopped", outcome)
-        case .couldNotStart(let reason):
-            return failure("the command could not start: \(reason)")
+            return failure("the command wrote more than \(limits.maxOutputBytes) bytes and was stopped", outcome)
+        }
+    }
+
+    /// What the result says of stdout, in at most `limit` bytes: its text
+    /// (one trailing newline dropped), cut to fit and saying so, or a
+    /// description of output that is not text.
+    ///
+    /// Text is UTF-8 without NUL bytes. NUL is valid UTF-8 but marks binary
+    /// data (as git and grep take it), and the API's JSON would carry each
+    /// as six bytes (`\u0000`); other control characters (escape sequences
+    /// of colored output, backspaces) are text. Only the kept prefix is
+    /// judged; the rest is not sent, so the result says how long it was.
+    private func outputText(_ outcome: ChildProcess.Outcome, within limit: Int) -> String {
+        var bytes = outcome.output
+        let cut = outcome.outputByteCount > bytes.count
+        if cut {
+            Self.dropUnfinishedCharacter(&bytes)
+        } else if bytes.last == UInt8(ascii: "\n") {
+            bytes.removeLast()
+        }
+        guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
+            return "[binary output, \(outcome.outputByteCount) bytes, not sent]"
+        }
+        return ToolResultText.fitting(text, within: limit, wholeBytes: cut ? outcome.outputByteCount : nil)
+    }
+
+    /// Removes a UTF-8 sequence that the cut at the kept prefix left
+    /// unfinished: the last lead byte among the final four, when fewer
+    /// bytes follow it than its sequence needs.
+    private static func dropUnfinishedCharacter(_ bytes: inout [UInt8]) {
+        var back = 1
+        while back <= min(4, bytes.count) {
+            let byte = bytes[bytes.count - back]
+            if byte & 0xC0 != 0x80 {
+                let length = byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+                if length > back { bytes.removeLast(back) }
+                return
+            }
+            back += 1
         }
     }
 
@@ -139,21 +190,23 @@ public struct ShellTool: ClientTool {
         return ShellToolResult(content: .string(value.compactJSON), isError: false)
     }
 
-    /// An error result: what happened, then stdout, then the tail of stderr.
-    private func failure(_ what: String, _ outcome: ToolProcessOutcome? = nil) -> ShellToolResult {
-        var text = ""
-        if let outcome, !outcome.stdout.isEmpty {
-            var stdout = outcome.stdout
-            if stdout.last == UInt8(ascii: "\n") { stdout.removeLast() }
-            text += String(decoding: stdout, as: UTF8.self) + "\n"
+    /// An error result: stdout (what fits), then what happened, then the
+    /// tail of stderr.
+    private func failure(_ what: String, _ outcome: ChildProcess.Outcome? = nil) -> ShellToolResult {
+        var rest = "[\(what)]"
+        if let outcome, !outcome.errorOutput.isEmpty {
+            let cut = outcome.errorByteCount > outcome.errorOutput.count ? "…" : ""
+            rest += "\nstderr:\n" + cut + String(decoding: outcome.errorOutput, as: UTF8.self)
         }
-        text += "[\(what)]"
-        if let outcome, !outcome.stderrTail.isEmpty {
-            let cut = outcome.stderrTail.count >= options.limits.stderrTailBytes ? "…" : ""
-            text += "\nstderr:\n" + cut + String(decoding: outcome.stderrTail, as: UTF8.self)
+        var text = rest
+        if let outcome, outcome.outputByteCount > 0 {
+            let room = max(0, options.limits.maxResultBytes - rest.utf8.count - 1)
+            text = outputText(outcome, within: room) + "\n" + rest
         }
-        return ShellToolResult(content: .string(options.redactor.redact(text)), isError: true)
+        return ShellToolResult(content: .string(redacted(text)), isError: true)
     }
+
+    private func redacted(_ text: String) -> String { options.redactor.redact(text) }
 
     private func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

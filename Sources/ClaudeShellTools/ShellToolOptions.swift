@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)
 
+public import ClaudeSession
 public import ClaudeTransport
 
 /// How long a shell tool may run and how much of its output is kept.
@@ -11,19 +12,28 @@ public struct ShellToolLimits: Sendable, Hashable {
     public var timeout: Duration
     /// From SIGTERM to SIGKILL, for a command that ignores SIGTERM.
     public var grace: Duration
-    /// Most stdout bytes kept; past that the group is killed and the call is an error.
+    /// Most stdout bytes read; past that the group is killed and the call
+    /// is an error. Only the first ``maxResultBytes`` are kept: the rest is
+    /// counted.
     public var maxOutputBytes: Int
+    /// The most UTF-8 bytes of text a call's result holds: stdout past it
+    /// is cut (the result says so and how much there was), the whole
+    /// result included. The session cuts every tool's text the same way
+    /// (`SessionConfiguration.maxToolResultBytes`).
+    public var maxResultBytes: Int
     /// The last bytes of stderr kept, for an error result's text.
     public var stderrTailBytes: Int
 
-    /// Limits of `timeout`, `grace` (500 ms), 16 MiB of stdout and 2 KiB of stderr.
+    /// Limits of `timeout`, `grace` (500 ms), 1 GiB of stdout read, 1 MiB
+    /// of text in the result and 2 KiB of stderr.
     public init(
-        timeout: Duration = ShellToolLimits.defaultTimeout, grace: Duration = .milliseconds(500), maxOutputBytes: Int = 16 << 20,
-        stderrTailBytes: Int = 2048
+        timeout: Duration = ShellToolLimits.defaultTimeout, grace: Duration = .milliseconds(500), maxOutputBytes: Int = 1 << 30,
+        maxResultBytes: Int = SessionConfiguration.defaultMaxToolResultBytes, stderrTailBytes: Int = 2048
     ) {
         self.timeout = timeout
         self.grace = grace
         self.maxOutputBytes = maxOutputBytes
+        self.maxResultBytes = maxResultBytes
         self.stderrTailBytes = stderrTailBytes
     }
 }
@@ -38,9 +48,6 @@ public struct ShellToolOptions: Sendable {
     public var limits: ShellToolLimits
     /// Removes secrets from a result's text (stdout and stderr alike).
     public var redactor: SecretRedactor
-    /// How a timed-out call's text names the limit, in parentheses: "its
-    /// time limit" unless the limit has a name the user knows (a flag).
-    public var timeoutName: String = "its time limit"
 
     /// Options for tools run in `environment`; by default the redactor
     /// removes the value of every credential variable of `environment`.

@@ -52,6 +52,9 @@ enum ChatCommand {
           --tool-choice MODE     auto, any, none or tool:NAME (NAME must be declared)
           --tool-timeout SECONDS a tool's process group gets SIGTERM then SIGKILL after this (default 120)
           --tool-concurrency N   tool processes at once (default 4, at most 64); calls past it wait
+          --tool-output-limit BYTES  the most text one tool result sends (default 1048576, at most 8388608):
+                                 longer output is cut and says so; output that is not UTF-8 text (a NUL byte,
+                                 invalid UTF-8) is sent as a line giving its size
           --max-turns N          requests one prompt may make (default 10; 1 to 1000)
           --retries N            retries of a request that failed (408, 409, 429, 5xx, a lost connection) or
                                  whose stream broke (the round is sent again), each said on stderr
@@ -84,7 +87,9 @@ enum ChatCommand {
             CLIOutput.standardError("chat: \(error.message)\n" + usage)
             return 64
         }
-        // A tool that exits without reading its input must not kill us with SIGPIPE.
+        // A reader of our stdout that goes away (`chat … | head -1`) must not
+        // kill us with SIGPIPE halfway through saving the transcript; tools'
+        // pipes need nothing (ClaudeShellTools writes them without SIGPIPE).
         signal(SIGPIPE, SIG_IGN)
         ToolReaper.becomeSubreaper()
         let transcript: SessionTranscript
@@ -150,19 +155,20 @@ enum ChatCommand {
         _ options: ChatOptions, transcript: SessionTranscript, environment: [String: String],
         configuration: ClientConfiguration, saver: TranscriptSaver
     ) -> ClaudeSession {
-        var toolOptions = ShellToolOptions(
-            environment: environment, limits: ShellToolLimits(timeout: .milliseconds(Int64(options.toolTimeout * 1000))))
-        toolOptions.timeoutName = "--tool-timeout"
+        let toolOptions = ShellToolOptions(
+            environment: environment,
+            limits: ShellToolLimits(timeout: .milliseconds(Int64(options.toolTimeout * 1000)), maxResultBytes: options.toolOutputLimit))
         let tools: [any ClientTool] = options.toolCommands.map {
             ShellTool(name: $0.name, command: $0.command, outputIsJSON: $0.json, options: toolOptions)
         }
-        let sessionConfiguration = SessionConfiguration(
+        var sessionConfiguration = SessionConfiguration(
             maxTurns: options.maxTurns, pendingCalls: .answerAsNotRun, maxConcurrentTools: options.toolConcurrency,
             onToolCalls: { round in
                 if saver.status != nil { return .stop }
                 return round.calls.allSatisfy { options.toolCommand($0.name) != nil } ? .run : .stop
             },
             onRoundCompleted: { round in saver.save(round.transcript) })
+        sessionConfiguration.maxToolResultBytes = options.toolOutputLimit
         return ClaudeSession(
             transcript: transcript, tools: tools, configuration: sessionConfiguration,
             transport: MessagesClient(configuration: configuration))

@@ -3,6 +3,7 @@
 // infinities and values past the bound are usage errors (exit 64) that name
 // the flag and the bound.
 
+import ClaudeSession
 import ClaudeShellTools
 import ClaudeTransport
 
@@ -30,6 +31,8 @@ struct ChatOptions: Sendable {
     /// `--tool-concurrency`: tool processes at once (4 by default: a shell
     /// tool is a process, fewer at once than the session's default).
     var toolConcurrency = 4
+    /// `--tool-output-limit`: the most bytes of text one tool result sends.
+    var toolOutputLimit = SessionConfiguration.defaultMaxToolResultBytes
     var toolChoice: ToolChoice?
     var maxTurns = 10
     /// `--retries`: retries of a failed request or a broken round (0: none).
@@ -54,6 +57,9 @@ struct ChatOptions: Sendable {
     static let retriesLimit = 100
     static let toolConcurrencyLimit = 64
     static let maxTokensLimit = 1 << 20
+    /// 8 MiB: several results travel in one request, a byte of text can be
+    /// six in its JSON, and the API refuses a request over 32 MB.
+    static let toolOutputLimitBound = 8 << 20
     /// One week: past that a timeout is a mistake, not a limit.
     static let timeoutLimit = 604_800.0
 
@@ -84,6 +90,7 @@ struct ChatOptions: Sendable {
             case "--timeout": options.timeout = try seconds(argument, try value(argument))
             case "--tool-timeout": options.toolTimeout = try seconds(argument, try value(argument))
             case "--tool-concurrency": options.toolConcurrency = try integer(argument, try value(argument), limit: toolConcurrencyLimit)
+            case "--tool-output-limit": options.toolOutputLimit = try integer(argument, try value(argument), limit: toolOutputLimitBound)
             case "--bedrock", "--vertex":
                 guard options.endpoint == nil else { throw ChatUsageError("give one of --bedrock and --vertex, once") }
                 let text = try value(argument)

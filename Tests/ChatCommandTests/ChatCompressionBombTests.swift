@@ -26,38 +26,21 @@ private struct MeasuredRun {
     var peakBytes: Int
 }
 
-/// Runs `claude-stream chat Hello --base-url URL` under GNU time.
+/// Runs `claude-stream chat Hello --base-url URL` under GNU time, stopped after 120 s.
 private func measuredChat(baseURL: URL) throws -> MeasuredRun {
     guard let chatExecutable else { throw ServerStartError(description: "claude-stream not built") }
-    let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-peak-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: peakFile) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-    process.arguments = [
-        "-f", "%M", "-o", peakFile.path, chatExecutable.path, "chat", "Hello",
-        "--base-url", baseURL.absoluteString,
-    ]
     var environment = ProcessInfo.processInfo.environment
     environment["ANTHROPIC_API_KEY"] = chatKey
-    process.environment = environment
-    let err = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
     let clock = ContinuousClock()
     let start = clock.now
-    try process.run()
-    killIfStillRunning(process, after: 120)
-    let stderr = err.fileHandleForReading.readToEndRetryingInterruptions()
-    process.waitUntilExit()
+    let run = try ProgramUnderTest(
+        executable: chatExecutable.path, ["chat", "Hello", "--base-url", baseURL.absoluteString], environment: environment,
+        stdout: .null, measuringPeak: true, timeLimit: 120
+    ).finish()
     let elapsed = clock.now - start
-    // The last line: GNU time first says "Command exited with non-zero status 2".
-    let report = String(decoding: try Data(contentsOf: peakFile), as: UTF8.self)
-    let kibibytes = report.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? Int.max / 1024
     return MeasuredRun(
-        status: process.terminationStatus, stderr: String(decoding: stderr, as: UTF8.self),
-        seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-        peakBytes: kibibytes * 1024)
+        status: run.status, stderr: run.stderr, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+        peakBytes: run.peakResidentBytes)
 }
 
 @Suite(

@@ -35,8 +35,9 @@ struct ChatRequestFileTests {
         let bodies = recordedBodies()
         #expect(bodies.count >= 40)
         var differences: [String] = []
+        let server = try ChatScript()
         for url in bodies {
-            let server = try ChatScript([response([textBlock], stop: "end_turn")])
+            try server.load([response([textBlock], stop: "end_turn")])
             let run = try runChat(["--final-json", "--base-url", server.base, "--request", url.path])
             let name = url.deletingLastPathComponent().lastPathComponent + "/" + url.lastPathComponent
             guard run.status == 0, let sent = try server.bodies().first else {

@@ -21,19 +21,6 @@ private func groups(in file: String) -> [pid_t] {
 
 private let clock = ContinuousClock()
 
-/// The processes of group `group` that are not zombies, from /proc.
-private func runningMembers(of group: pid_t) -> [pid_t] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return names.compactMap(pid_t.init).filter { pid in
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        // After "(comm)": state, ppid, pgrp.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 2 && fields[0] != "Z" && pid_t(fields[2]) == group
-    }
-}
-
 private func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
@@ -127,6 +114,24 @@ struct ToolProcessTests {
         #expect(eventually(within: 2) { runningMembers(of: group).isEmpty }, "\(runningMembers(of: group))")
     }
 
+    /// chat killed with SIGKILL runs no code of its own at all: its tools
+    /// still die with it, by the parent-death signal each was started with
+    /// (Linux). The tool's leader execs sleep, so the leader is the process
+    /// that must die.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs Linux's /proc"))
+    func aToolDiesWithChatEvenWhenChatIsKilled() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let server = try ChatScript(oneCallThenText("hang"))
+        let child = try ChatChild(["Go", "--final-json", "--base-url", server.base, "--tool", "hang=echo $$ > \(scratch.file("pgid")); exec sleep 30"])
+        #expect(eventually(within: 20) { !groups(in: scratch.file("pgid")).isEmpty })
+        child.signal(SIGKILL)
+        let run = child.wait()
+        #expect(run.status == 128 + SIGKILL)
+        let group = try #require(groups(in: scratch.file("pgid")).first)
+        #expect(eventually(within: 5) { runningMembers(of: group).isEmpty }, "\(runningMembers(of: group))")
+    }
+
     @Test func theToolTimeoutKillsAGroupThatIgnoresSIGTERM() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -136,7 +141,7 @@ struct ToolProcessTests {
         #expect(tool.elapsed < .seconds(6))
         let result = try #require(tool.result)
         #expect(result["is_error"]?.boolValue == true)
-        #expect(result["content"]?.stringValue?.contains("--tool-timeout") == true, "\(result)")
+        #expect(result["content"]?.stringValue?.contains("stopped after 1 s (its time limit)") == true, "\(result)")
         let group = try #require(groups(in: scratch.file("pgid")).first)
         #expect(!groupExists(group))
     }

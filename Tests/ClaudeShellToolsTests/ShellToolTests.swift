@@ -73,7 +73,7 @@ private func object(_ text: String) throws -> JSONValue { try JSONValue.parse(Ar
         // seen starved for ~100 s, under AddressSanitizer for 330 s.
         #expect(clock.now - start < .seconds(590))
         #expect(result.isError)
-        #expect(result.content.stringValue?.contains("stopped after 0.3 s") == true)
+        #expect(result.content.stringValue?.contains("stopped after 0.3 s (its time limit)") == true, "\(result.content)")
     }
 
     @Test func tooMuchOutputStopsTheCommand() async throws {
@@ -101,6 +101,58 @@ private func object(_ text: String) throws -> JSONValue { try JSONValue.parse(Ar
         let input = JSONValue.string(String(repeating: "x", count: 1 << 20))
         let result = await tool("exit 0").run(id: "toolu_1", input: input)
         #expect(result == ShellToolResult(content: .string(""), isError: false))
+    }
+
+    // MARK: Output that fits a request
+
+    @Test func outputThatIsNotTextIsDescribedNotSent() async throws {
+        let zeros = await tool("head -c 3000000 /dev/zero").run(id: "toolu_1", input: .object([]))
+        #expect(zeros == ShellToolResult(content: .string("[binary output, 3000000 bytes, not sent]"), isError: false))
+        let latin1 = await tool(#"printf 'caf\351\n'"#).run(id: "toolu_1", input: .object([]))
+        #expect(latin1.content.stringValue == "[binary output, 5 bytes, not sent]")
+        // Escape sequences (colored output) are text.
+        let colored = await tool(#"printf '\033[31mred\033[0m'"#).run(id: "toolu_1", input: .object([]))
+        #expect(colored.content.stringValue == "\u{1B}[31mred\u{1B}[0m")
+    }
+
+    @Test func longOutputIsCutToTheResultLimitAndSaysHowLongItWas() async throws {
+        let limits = ShellToolLimits(timeout: .seconds(20), maxResultBytes: 1000)
+        // Two-byte characters: the kept prefix may end inside one.
+        let result = await tool("yes é | head -c 5000001", limits: limits).run(id: "toolu_1", input: .object([]))
+        let text = try #require(result.content.stringValue)
+        #expect(!result.isError)
+        let (size, start, end) = (text.utf8.count, String(text.prefix(4)), String(text.suffix(60)))
+        #expect(size <= 1000, "\(size)")
+        #expect(start == "é\né\n" && end.hasSuffix(" of 5000001 bytes are shown]"), "\(end)")
+        #expect(!text.contains("\u{FFFD}"))
+    }
+
+    @Test func aFailureFitsTheLimitWithWhatHappenedKept() async throws {
+        let limits = ShellToolLimits(timeout: .seconds(20), maxResultBytes: 2000)
+        let result = await tool("yes | head -c 100000; echo broken >&2; exit 2", limits: limits).run(id: "toolu_1", input: .object([]))
+        let text = try #require(result.content.stringValue)
+        #expect(result.isError)
+        let (size, end) = (text.utf8.count, String(text.suffix(120)))
+        #expect(size <= 2000, "\(size)")
+        #expect(end.contains("bytes are shown]\n[the command exited with status 2]\nstderr:\nbroken"), "\(end)")
+    }
+
+    @Test func jsonOutputOverTheLimitIsAnErrorNotACutDocument() async throws {
+        let limits = ShellToolLimits(timeout: .seconds(20), maxResultBytes: 1000)
+        let command = #"printf '"'; head -c 5000 /dev/zero | tr '\0' a; printf '"'"#
+        let result = await tool(command, json: true, limits: limits).run(id: "toolu_1", input: .object([]))
+        #expect(result.isError)
+        #expect(result.content.stringValue?.contains("5002 bytes of JSON, more than the 1000") == true, "\(result.content)")
+    }
+
+    /// Memory follows the limit, not the output: 256 MiB go through the
+    /// pipe, and the result still holds the first 1 MiB only.
+    @Test func aHugeWriterKeepsOnlyTheLimitInMemory() async throws {
+        let result = await tool("head -c 268435456 /dev/zero | tr '\\0' x").run(id: "toolu_1", input: .object([]))
+        let text = try #require(result.content.stringValue)
+        let (size, end) = (text.utf8.count, String(text.suffix(60)))
+        #expect(size <= SessionConfiguration.defaultMaxToolResultBytes)
+        #expect(end.hasSuffix(" of 268435456 bytes are shown]"), "\(end)")
     }
 }
 

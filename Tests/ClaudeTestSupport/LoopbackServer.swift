@@ -22,20 +22,21 @@ package struct ServerStartError: Error, CustomStringConvertible {
 package final class LoopbackServer: @unchecked Sendable {
     // @unchecked: the child process is touched only by start and stop, on the test's task.
     package let port: Int
-    private let child: ChildProcess
+    private let child: ProgramUnderTest
 
-    private init(port: Int, child: ChildProcess) {
+    private init(port: Int, child: ProgramUnderTest) {
         self.port = port
         self.child = child
     }
 
     package static func start() throws -> LoopbackServer {
         guard let python = TestPaths.python else { throw ServerStartError(description: "python3 not found") }
-        let child = try ChildProcess(executable: python, [TestPaths.server.path, "--corpus", TestPaths.corpus.path])
+        // A server lives as long as the test (or suite) that started it.
+        let child = try ProgramUnderTest(executable: python, [TestPaths.server.path, "--corpus", TestPaths.corpus.path], timeLimit: 1800)
         let announced = child.waitForOutput(timeout: 60) { $0.contains(UInt8(ascii: "\n")) }
         let text = String(decoding: announced, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(-child.pid, SIGKILL)
+            child.signalGroup(SIGKILL)
             _ = child.finish()
             throw ServerStartError(description: "server did not announce a port: \(text)")
         }

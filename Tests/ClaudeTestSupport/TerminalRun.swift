@@ -9,46 +9,33 @@
 
 import Foundation
 
-package final class TerminalRun: @unchecked Sendable {
-    // @unchecked: `process` is touched by the test's thread and, once, by
-    // the deadline's, which only asks it to terminate.
-
+package final class TerminalRun: Sendable {
     /// Whether script(1) is installed where the tests look for it.
     package static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
 
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let program: ProgramUnderTest
 
     /// Starts `command` (a shell command line) on a terminal; `environment`
     /// (all of it) replaces this process's when given. A command still
-    /// running after `deadline` seconds is terminated, so a hang fails its
+    /// running after `deadline` seconds is stopped, so a hang fails its
     /// test instead of stalling the whole run.
     package init(_ command: String, environment: [String: String]? = nil, deadline: Double = 300) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        if let environment { process.environment = environment }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [self] in
-            if process.isRunning { process.terminate() }
-        }
+        program = try ProgramUnderTest(
+            executable: "/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment, stderr: .standardOutput,
+            timeLimit: deadline)
     }
 
     /// Types `text` at the command's terminal.
     package func type(_ text: String) throws {
-        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        guard program.send(Array(text.utf8)) else { throw CocoaError(.fileWriteUnknown) }
     }
 
     /// Waits for the command to end: its exit status and every byte it
     /// wrote to the terminal.
     package func finish() throws -> (status: Int32, bytes: [UInt8]) {
-        let bytes = Array(output.fileHandleForReading.readToEndRetryingInterruptions())
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return (process.terminationStatus, bytes)
+        let result = program.finish(closingInput: false)
+        program.closeInput()
+        return (result.status, result.stdout)
     }
 
     /// Runs `command` to its end without typing anything.

@@ -32,7 +32,7 @@ struct CLI {
     /// stdout and stderr are read here, so a child that prints more than a
     /// pipe holds before it has read all its input cannot deadlock the test.
     static func run(_ arguments: [String], input: [UInt8]? = nil) throws -> Result {
-        let finished = try ChildProcess.run(arguments) { child in
+        let finished = try ProgramUnderTest.run(arguments) { child in
             if let input { child.send(input) }
         }
         return Result(status: finished.status, stdout: finished.stdoutText, stderr: finished.stderr)
@@ -60,7 +60,7 @@ struct CLI {
     }
 }
 
-extension ChildProcess {
+extension ProgramUnderTest {
     /// Starts the built `claude-stream` with `arguments`.
     convenience init(_ arguments: [String], stdout: Output = .pipe, measuringPeak: Bool = false) throws {
         guard let binary = CLI.executable else { throw CocoaError(.fileNoSuchFile) }
@@ -70,7 +70,7 @@ extension ChildProcess {
     /// Runs the built `claude-stream` to the end, `input` written from a background thread.
     static func run(
         _ arguments: [String], stdout: Output = .pipe, measuringPeak: Bool = false,
-        input: @escaping @Sendable (ChildProcess) -> Void
+        input: @escaping @Sendable (ProgramUnderTest) -> Void
     ) throws -> Result {
         guard let binary = CLI.executable else { throw CocoaError(.fileNoSuchFile) }
         return try run(executable: binary.path, arguments, stdout: stdout, measuringPeak: measuringPeak, input: input)

@@ -146,7 +146,7 @@ struct EventStreamFramingTests {
                 == #"{"event":"content_block_delta","data":"{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hello \\\"there\\\"\"}}","id":"","retry":null}"#
         )
         // Fewer than 12 bytes at first, held until the prelude is complete.
-        let result = try ChildProcess.run(["events"]) { child in
+        let result = try ProgramUnderTest.run(["events"]) { child in
             _ = child.send(Array(madeBody[..<5]))
             usleep(50_000)
             _ = child.send(Array(madeBody[5..<11]))

@@ -257,7 +257,7 @@ struct RendererTests {
     private func renderCPU(_ bytes: [UInt8]) throws -> Double {
         var best = Double.infinity
         for _ in 0..<2 {
-            let result = try ChildProcess.run(["replay", "-", "--speed", "0"], stdout: .null) { $0.send(bytes) }
+            let result = try ProgramUnderTest.run(["replay", "-", "--speed", "0"], stdout: .null) { $0.send(bytes) }
             #expect(result.status == 0, "\(result.stderr)")
             best = min(best, result.cpuSeconds)
         }
@@ -265,7 +265,7 @@ struct RendererTests {
     }
 
     /// 10,000 blocks took 13.5 s and 30,000 did not finish in 180 s before.
-    @Test(.disabled(if: ChildProcess.underAddressSanitizer, "AddressSanitizer stretches large runs more than small ones; checked in the plain run"))
+    @Test(.disabled(if: ProgramUnderTest.underAddressSanitizer, "AddressSanitizer stretches large runs more than small ones; checked in the plain run"))
     func manyBlocksRenderInLinearTime() throws {
         let small = try renderCPU(Self.manyBlocks(5_000))
         let large = try renderCPU(Self.manyBlocks(20_000))
@@ -275,7 +275,7 @@ struct RendererTests {
     /// 2,500 blocks open at once took 8.8 s of CPU before (debug build), and
     /// 10,000 over 100 s: each snapshot visited every open block, and the
     /// snapshot the live view kept made the accumulator copy them all.
-    @Test(.disabled(if: ChildProcess.underAddressSanitizer, "AddressSanitizer stretches large runs more than small ones; checked in the plain run"))
+    @Test(.disabled(if: ProgramUnderTest.underAddressSanitizer, "AddressSanitizer stretches large runs more than small ones; checked in the plain run"))
     func manyOpenBlocksRenderInLinearTime() throws {
         let small = try renderCPU(Self.manyOpenBlocks(2_500))
         let large = try renderCPU(Self.manyOpenBlocks(10_000))
@@ -285,7 +285,7 @@ struct RendererTests {
     }
 
     /// 500 server-tool calls took 37.7 s before.
-    @Test(.disabled(if: ChildProcess.underAddressSanitizer, "AddressSanitizer stretches large runs more than small ones; checked in the plain run"))
+    @Test(.disabled(if: ProgramUnderTest.underAddressSanitizer, "AddressSanitizer stretches large runs more than small ones; checked in the plain run"))
     func manyServerToolCallsRenderInLinearTime() throws {
         let small = try renderCPU(Self.manyServerCalls(1_000))
         let large = try renderCPU(Self.manyServerCalls(4_000))

@@ -14,7 +14,7 @@ struct StreamingInputTests {
     /// (before this change the whole input was read first, so nothing came
     /// until the end).
     @Test func eventsPrintsEachEventAsItsBytesArrive() throws {
-        let child = try ChildProcess(["events"])
+        let child = try ProgramUnderTest(["events"])
         child.send(Array("data: one\n\n".utf8))
         let start = Date()
         let first = child.waitForOutput(atLeast: 1, timeout: 5)
@@ -33,7 +33,7 @@ struct StreamingInputTests {
         let marker = Array("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":2".utf8)
         let cut = try #require(firstRange(of: marker, in: bytes))
         for flags in [["replay", "-"], ["replay", "-", "--final-json"]] {
-            let child = try ChildProcess(flags)
+            let child = try ProgramUnderTest(flags)
             child.send(Array(bytes[..<cut]))
             if flags.contains("--final-json") {
                 // Nothing is final yet, and the command must still be waiting for input.
@@ -53,7 +53,7 @@ struct StreamingInputTests {
     }
 
     @Test func jsonPrefixesAppearAsBytesArrive() throws {
-        let child = try ChildProcess(["json", "--prefixes"])
+        let child = try ProgramUnderTest(["json", "--prefixes"])
         child.send(Array(#"{"a":"xy"#.utf8))
         let early = String(decoding: child.waitForOutput(atLeast: 20, timeout: 5), as: UTF8.self)
         #expect(early.hasPrefix("{}\n{}\n{}\n{}\n{}\n"), "\(early)")
@@ -67,15 +67,15 @@ struct StreamingInputTests {
     /// content (4 MiB of streamed tool input), not the 31 MB of bytes. The
     /// old reader held the whole input, so its peak grew by the stream size.
     @Test(
-        .enabled(if: ChildProcess.peakMeter != nil, "/usr/bin/time (GNU time) measures the peak"),
-        .disabled(if: ChildProcess.underAddressSanitizer, "AddressSanitizer inflates peak memory; checked in the plain run"))
+        .enabled(if: ProgramUnderTest.peakMeter != nil, "/usr/bin/time (GNU time) measures the peak"),
+        .disabled(if: ProgramUnderTest.underAddressSanitizer, "AddressSanitizer inflates peak memory; checked in the plain run"))
     func finalJSONPeakMemoryFollowsTheContentNotTheStream() throws {
-        let baseline = try ChildProcess.run(["replay", "--final-json", "-"], stdout: .null, measuringPeak: true) { child in
+        let baseline = try ProgramUnderTest.run(["replay", "--final-json", "-"], stdout: .null, measuringPeak: true) { child in
             child.send(LargeStream.toolInput(bytes: 1 << 10))
         }
         #expect(baseline.status == 0)
         let inputBytes = 4 << 20
-        let big = try ChildProcess.run(["replay", "--final-json", "-"], stdout: .null, measuringPeak: true) { child in
+        let big = try ProgramUnderTest.run(["replay", "--final-json", "-"], stdout: .null, measuringPeak: true) { child in
             LargeStream.streamToolInput(bytes: inputBytes) { child.send($0) }
         }
         #expect(big.status == 0, "\(big.stderr)")
@@ -89,9 +89,9 @@ struct StreamingInputTests {
 
     /// A 1 GiB `data:` line from a pipe: the 16 MiB line limit fires, having
     /// held at most the limit (the old reader read all 1 GiB first).
-    @Test(.enabled(if: ChildProcess.peakMeter != nil, "/usr/bin/time (GNU time) measures the peak"))
+    @Test(.enabled(if: ProgramUnderTest.peakMeter != nil, "/usr/bin/time (GNU time) measures the peak"))
     func hugeDataLineHitsTheLimitWithBoundedMemory() throws {
-        let result = try ChildProcess.run(["events", "--count"], stdout: .null, measuringPeak: true) { child in
+        let result = try ProgramUnderTest.run(["events", "--count"], stdout: .null, measuringPeak: true) { child in
             guard child.send(Array("data: ".utf8)) else { return }
             let block = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
             for _ in 0..<1024 where child.send(block) {}
@@ -102,7 +102,7 @@ struct StreamingInputTests {
     }
 
     @Test func jsonOnEndlessInputStopsAtTheParserLimit() throws {
-        let result = try ChildProcess.run(["json", "--max-bytes", "1000000"], stdout: .null) { child in
+        let result = try ProgramUnderTest.run(["json", "--max-bytes", "1000000"], stdout: .null) { child in
             guard child.send(Array("[".utf8)) else { return }
             let block = Array(String(repeating: "1,", count: 1 << 15).utf8)
             for _ in 0..<4096 where child.send(block) {}  // 256 MiB if nothing stopped it
@@ -124,7 +124,7 @@ struct StreamingInputTests {
                 #expect(chunked.stdout == reference.stdout, "\(command) \(flags)")
             }
             // Through a pipe, in pieces of 1 to 97 bytes with pauses, so reads end anywhere.
-            let piped = try ChildProcess.run(command + ["-"]) { child in
+            let piped = try ProgramUnderTest.run(command + ["-"]) { child in
                 var offset = 0
                 var size = 1
                 while offset < bytes.count {

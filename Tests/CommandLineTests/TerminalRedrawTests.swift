@@ -5,6 +5,7 @@
 // erase-line then leaves its first rows behind on every redraw. Skipped when
 // tmux is not installed.
 
+import ClaudeShellTools
 import ClaudeTestSupport
 import Foundation
 import Testing
@@ -26,33 +27,18 @@ enum Tmux {
         try? FileManager.default.removeItem(atPath: "\(directory)/tmux-\(getuid())/\(socket)")
     }
 
-    /// Runs `tmux` on a private server socket and returns its output. It is
-    /// spawned directly with its output in a file: the server tmux forks
-    /// inherits the client's descriptors, and Foundation's `Process` then
-    /// waits for it to exit.
+    /// Runs `tmux` on a private server socket and returns its output. Its
+    /// output goes to a file, not a pipe: the server tmux forks inherits
+    /// the client's descriptors and outlives it, so a pipe would not end.
     @discardableResult
     static func run(_ socket: String, _ arguments: [String]) throws -> String {
         guard let path else { return "" }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).txt").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
-        // The environment as strings: `environ` is not in Darwin's module.
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { throw CocoaError(.executableLoad) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let child = try ChildProcess(
+            executable: path, arguments: ["-L", socket, "-f", "/dev/null"] + arguments, standardInput: .null,
+            standardOutput: .file(output), standardError: .null, timeLimit: .seconds(60))
+        _ = child.collect()
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 }

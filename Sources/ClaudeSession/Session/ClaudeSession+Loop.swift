@@ -212,10 +212,12 @@ extension ClaudeSession {
     }
 
     /// Runs the calls, at most ``SessionConfiguration/maxConcurrentTools`` at
-    /// once; results in the order of `calls`. A denied call gets its reason.
+    /// once; results in the order of `calls`, their text cut to
+    /// ``SessionConfiguration/maxToolResultBytes``. A denied call gets its reason.
     func runTools(_ calls: [ToolCallEntry], denied: [String: String]) async -> [ToolResult] {
         let tools = self.tools
         let width = max(1, configuration.maxConcurrentTools)
+        let limit = configuration.maxToolResultBytes
         return await withTaskGroup(of: (Int, ToolResult).self) { group in
             var results = [ToolResult?](repeating: nil, count: calls.count)
             var next = 0
@@ -237,7 +239,8 @@ extension ClaudeSession {
                     let (content, isError) = await ClientToolCall.$running.withValue(ClientToolCall(id: call.id, name: call.name)) {
                         await tool.run(call.input.value)
                     }
-                    return (index, ToolResult(toolUseID: call.id, content: content, isError: isError))
+                    let capped = ToolResultText.capped(content, within: limit)
+                    return (index, ToolResult(toolUseID: call.id, content: capped, isError: isError))
                 }
             }
             for _ in 0..<width { startNext() }

@@ -18,6 +18,9 @@ public struct SessionConfiguration: Sendable {
     /// tools, their outputs), with the transcript as it now stands: the
     /// place to save it.
     public var onRoundCompleted: (@Sendable (CompletedRound) async -> Void)?
+    /// The most UTF-8 bytes of text one tool result sends (1 MiB by
+    /// default); a longer text is cut and says so (``ToolResultText``).
+    public var maxToolResultBytes = SessionConfiguration.defaultMaxToolResultBytes
 
     /// At most `maxTurns` requests per call (10), pending calls answered as
     /// not run, 8 tools at a time, no hooks.

@@ -1,9 +1,11 @@
-// `claude-stream chat` run as a real process: started, optionally signalled
-// while it runs, then waited for with its status, stdout and stderr. A run
-// that hangs fails its test after 300 s instead of stalling the whole run.
+// `claude-stream chat` run as a real process (a ProgramUnderTest): started,
+// optionally signalled while it runs, then waited for with its status,
+// stdout and stderr. A run that hangs fails its test after 300 s instead of
+// stalling the whole run.
 
 import ClaudeTestSupport
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,61 +31,36 @@ struct ChatRun {
     var stderr: String
 }
 
-/// A running `claude-stream chat`.
-final class ChatChild: @unchecked Sendable {
-    let process = Process()
-    private let out = Pipe(), err = Pipe(), input = Pipe()
-    private var collected: [Data] = [Data(), Data()]
-    private let done = DispatchGroup()
+/// A running `claude-stream chat`, its output collected by a thread of its own.
+final class ChatChild: Sendable {
+    private let program: ProgramUnderTest
+    private let done = DispatchSemaphore(value: 0)
+    private let result = Mutex<ProgramUnderTest.Result?>(nil)
 
     /// Starts `chat ARGUMENTS` with `key` as ANTHROPIC_API_KEY and `environment` written over the rest.
     init(_ arguments: [String], key: String? = chatKey, environment extra: [String: String?] = [:], stdin: String = "") throws {
         guard let chatExecutable else { throw ServerStartError(description: "claude-stream not built") }
-        process.executableURL = chatExecutable
-        process.arguments = ["chat"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["ANTHROPIC_API_KEY"] = key
         for (name, value) in extra { environment[name] = value }
-        process.environment = environment
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        for (index, pipe) in [out, err].enumerated() {
-            done.enter()
-            Thread.detachNewThread { [self] in
-                collected[index] = pipe.fileHandleForReading.readToEndRetryingInterruptions()
-                done.leave()
-            }
+        program = try ProgramUnderTest(executable: chatExecutable.path, ["chat"] + arguments, environment: environment)
+        program.send(Array(stdin.utf8))
+        program.closeInput()
+        Thread.detachNewThread { [self] in
+            let finished = program.finish()
+            result.withLock { $0 = finished }
+            done.signal()
         }
-        try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        killIfStillRunning(process)
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    /// Sends `number` to chat itself (not to its tools' groups).
+    func signal(_ number: Int32) { program.signal(number) }
 
     func wait() -> ChatRun {
         done.wait()
-        process.waitUntilExit()
-        return ChatRun(
-            status: process.terminationStatus, stdout: String(decoding: collected[0], as: UTF8.self),
-            stderr: String(decoding: collected[1], as: UTF8.self))
+        let finished = result.withLock { $0 }
+        return ChatRun(status: finished?.status ?? -1, stdout: finished?.stdoutText ?? "", stderr: finished?.stderr ?? "")
     }
-}
-
-/// A hung child must fail its test, not stall the whole run until CI's
-/// time is up: after 300 s it is sent SIGTERM (its status then says so).
-func killIfStillRunning(_ process: Process, after seconds: Double = 300) {
-    let box = UncheckedProcess(process)
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-        if box.process.isRunning { box.process.terminate() }
-    }
-}
-
-private struct UncheckedProcess: @unchecked Sendable {
-    let process: Process
-    init(_ process: Process) { self.process = process }
 }
 
 /// Runs `chat ARGUMENTS` to its end.

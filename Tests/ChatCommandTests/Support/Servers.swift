@@ -52,6 +52,13 @@ final class ChatScript {
         }
     }
 
+    /// The size in bytes of each request body received, oldest first.
+    func bodySizes() throws -> [Int] {
+        let data = try exchange(URLRequest(url: server.base("chat").appendingPathComponent("requests")))
+        let recorded = Array(try JSONValue.parse(Array(data)).arrayValue ?? JSONArray())
+        return recorded.map { $0["body"]?.stringValue?.utf8.count ?? 0 }
+    }
+
     private func exchange(_ request: URLRequest) throws -> Data {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Data?

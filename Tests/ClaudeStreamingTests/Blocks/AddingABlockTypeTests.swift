@@ -13,6 +13,7 @@
 // The copy builds in a scratch folder of its own with the toolchain's
 // `swift build` (25 s alone on two cores), niced; no network is used.
 
+import ClaudeTestSupport
 import Foundation
 import Testing
 
@@ -200,30 +201,17 @@ import Testing
         return (added, changed)
     }
 
-    /// Runs a command with its output to a file (no pipe another child
-    /// could inherit) and stdin from /dev/null; killed after 15 minutes.
+    /// Runs a command (found on PATH) in `folder`, stdin from /dev/null,
+    /// stdout and stderr together; stopped after 15 minutes. Waited for on
+    /// a thread of its own: a waiting test holds no thread of the pool.
     static func run(_ arguments: [String], in folder: URL) async throws -> (status: Int32, output: String) {
-        let log = folder.appendingPathComponent("log-\(UUID().uuidString).txt")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: log.path])
+        let program = try ProgramUnderTest(
+            executable: "/bin/sh", ["-c", #"cd "$1" && shift && exec "$@""#, "sh", folder.path] + arguments, stderr: .standardOutput,
+            timeLimit: 900)
+        program.closeInput()
+        let result = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: program.finish()) }
         }
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        let deadline = Date().addingTimeInterval(900)
-        while process.isRunning {
-            if Date() > deadline { process.terminate() }
-            // Polled with a task sleep: a waiting test holds no thread of the pool.
-            try await Task.sleep(nanoseconds: 200_000_000)
-        }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, output)
+        return (result.status, result.stdoutText)
     }
 }

@@ -1,10 +1,11 @@
 #if os(Linux) || os(macOS)
 
 // What stops a command-line run from outside: a deadline, and SIGINT or
-// SIGTERM. Either cancels the task that runs the conversation; cancellation
-// reaches the request (the stream ends) and every shell tool (its group
-// gets SIGTERM, then SIGKILL), and the run returns only when they are gone,
-// so no process outlives it.
+// SIGTERM. The program owns its signals and its exit; the libraries only
+// offer cancellation, and this maps the signals onto it: either cancels the
+// task that runs the conversation, which reaches the request (the stream
+// ends) and every shell tool (its group gets SIGTERM, then SIGKILL), and
+// the run returns only when they are gone, so no process outlives it.
 //
 // The signals are taken from the process once: their dispositions become
 // "ignore" and dispatch signal sources deliver them instead, so a signal
@@ -12,6 +13,7 @@
 // never kills the process with work half done.
 
 import ClaudeSession
+import ClaudeShellTools
 import Dispatch
 import Synchronization
 
@@ -32,19 +34,19 @@ import Darwin
 /// ```
 ///
 /// A deadline stops only its own run. A signal stops the process's work:
-/// every run going on is cancelled, ``signalReceived`` is set, and a later
+/// every run going on is cancelled, `signalReceived` is set, and a later
 /// run is cancelled as it starts. A second SIGINT or SIGTERM does not
 /// wait: every tool group still running gets SIGKILL
-/// (``LiveToolGroups/killAll()``), unfinished temporary transcript files
+/// (`LiveToolGroups.killAll()`), unfinished temporary transcript files
 /// are removed (`TranscriptFile.removeUnfinishedTemporaryFiles()`), and the
 /// process exits at once with 128 + the signal's number.
 ///
 /// The first run takes SIGINT and SIGTERM from the process for good: their
 /// dispositions become "ignore" and dispatch signal sources deliver them,
 /// so a signal between two runs is never lost.
-public enum RunInterruption {
+enum RunInterruption {
     /// Why a run was stopped.
-    public enum Reason: Sendable, Hashable {
+    enum Reason: Sendable, Hashable {
         /// The deadline passed.
         case timeout
         /// The process got this signal (SIGINT or SIGTERM).
@@ -52,7 +54,7 @@ public enum RunInterruption {
 
         /// The exit status of a run stopped this way: 3 at the deadline (a
         /// response that ended early), 128 + N for signal N (the shell's rule).
-        public var exitStatus: Int32 {
+        var exitStatus: Int32 {
             switch self {
             case .timeout: 3
             case .signal(let number): 128 + number
@@ -78,15 +80,11 @@ public enum RunInterruption {
     ///
     /// - Parameters:
     ///   - deadline: when the run is cancelled; nil for none.
-    ///   - handlingSignals: whether the run takes SIGINT and SIGTERM from
-    ///     the process (see the type's description). With false, the
-    ///     process's signals are left as they are, and only the deadline,
-    ///     or a signal taken for another run, stops this one.
     ///   - body: the work.
-    public static func run<Value: Sendable>(
-        deadline: ContinuousClock.Instant?, handlingSignals: Bool = true, _ body: @escaping @Sendable () async -> Value
+    static func run<Value: Sendable>(
+        deadline: ContinuousClock.Instant?, _ body: @escaping @Sendable () async -> Value
     ) async -> (value: Value, stoppedBy: Reason?) {
-        if handlingSignals { installHandlers() }
+        installHandlers()
         let task = Task { await body() }
         let (id, stopped) = state.withLock { state -> (Int, Bool) in
             state.nextRun += 1
@@ -113,7 +111,7 @@ public enum RunInterruption {
 
     /// The signal that stopped the process's work, once one arrived (an
     /// interactive command then starts no further exchange).
-    public static var signalReceived: Int32? { state.withLock { $0.signal } }
+    static var signalReceived: Int32? { state.withLock { $0.signal } }
 
     /// The first signal cancels every run; a second one exits at once.
     private static func received(_ signal: Int32) {
