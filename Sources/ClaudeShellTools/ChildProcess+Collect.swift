@@ -26,6 +26,7 @@
 // past `keptOutputBytes` is read and counted, then dropped, and stderr
 // keeps its last `keptErrorBytes`.
 
+import ClaudeSession
 import Foundation
 import _ProcessSupport
 

@@ -22,6 +22,7 @@
 // child closes every descriptor above 2 before the program starts, so no
 // child holds another's pipe.
 
+import ClaudeSession
 import Synchronization
 import _ProcessSupport
 

@@ -9,6 +9,7 @@
 // is settled here, and the command's decoder for it (a parser, or the
 // accumulator that wraps one) is the closure it feeds.
 
+import ClaudeSession
 import ClaudeStreaming
 
 #if canImport(Glibc)
@@ -114,9 +115,8 @@ struct StreamInput {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: Self.pieceAlignment)
         defer { buffer.deallocate() }
         while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            let count = retryingInterruptions { read(descriptor, buffer.baseAddress, buffer.count) }
             if count < 0 {
-                if errno == EINTR { continue }
                 throw InputError(kind: .unreadable, message: "\(name): read failed after \(byteCount) bytes: \(Self.systemMessage())")
             }
             if count == 0 { return }

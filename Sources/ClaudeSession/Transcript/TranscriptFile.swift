@@ -79,12 +79,9 @@ public struct TranscriptFile: Sendable, Hashable {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            let count = retryingInterruptions { buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) } }
             if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(.cannotRead(errno: errno))
-            }
+            if count < 0 { throw failure(.cannotRead(errno: errno)) }
             bytes.append(contentsOf: buffer[0..<count])
             if bytes.count > limit { throw failure(.tooLarge(bytes: bytes.count)) }
         }
@@ -138,9 +135,8 @@ public struct TranscriptFile: Sendable, Hashable {
         }
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            let count = retryingInterruptions { bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset) } }
             if count < 0 {
-                if errno == EINTR { continue }
                 let error = cannot(.write)
                 close(fd)
                 throw error
