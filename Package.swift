@@ -68,8 +68,14 @@ let package = Package(
             name: "claude-stream",
             dependencies: [
                 "ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeShellTools",
+                "CommandLineDisplay",
             ],
             swiftSettings: strict),
+        // Not a product: what the command line shows that its tests and the
+        // terminal-text fuzz target need too (the terminal sanitizer, display
+        // widths, the recording `replay` shows without a file). No library
+        // owns a terminal; Fuzz/CommandLineDisplay links to this folder.
+        .target(name: "CommandLineDisplay", swiftSettings: strict),
 
         // MARK: Fuzz properties
         // Not a product: the property code of the libFuzzer targets, which the
@@ -78,7 +84,7 @@ let package = Package(
         // libFuzzer entries (see Fuzz/README.md).
         .target(
             name: "FuzzProperties",
-            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport"],
+            dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "CommandLineDisplay"],
             path: "Fuzz/FuzzProperties",
             swiftSettings: strict),
 
@@ -100,14 +106,17 @@ let package = Package(
             name: "ClaudeStreamingTests",
             dependencies: [
                 "ServerSentEvents", "AWSEventStream", "_Base64Acceleration", "AppendOnlyStorage", "IncrementalJSON", "ClaudeStreaming", "FuzzProperties",
-                "ClaudeTestSupport",
+                "ClaudeTestSupport", "CommandLineDisplay",
             ],
             swiftSettings: strict),
         // claude-stream is not imported: the tests run the built executable.
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeShellTools", "ClaudeTestSupport"],
+            dependencies: [
+                "claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeShellTools", "ClaudeTestSupport", "CommandLineDisplay",
+            ],
             swiftSettings: strict),
+        .testTarget(name: "CommandLineDisplayTests", dependencies: ["CommandLineDisplay", "IncrementalJSON", "FuzzProperties"], swiftSettings: strict),
         .testTarget(
             name: "ClaudeSessionTests", dependencies: ["IncrementalJSON", "ClaudeStreaming", "ClaudeTransport", "ClaudeSession", "ClaudeTestSupport"],
             swiftSettings: strict),

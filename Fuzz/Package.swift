@@ -15,7 +15,7 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
-let targets = ["sse", "json", "accumulator", "typed", "replay", "transport-frames", "aws-eventstream", "terminal-text"]
+let targets = ["sse", "json", "accumulator", "typed", "replay", "transport-frames", "aws-eventstream"]
 
 let package = Package(
     name: "claude-streaming-fuzz",
@@ -23,7 +23,7 @@ let package = Package(
     products: [
         // For Benchmarks/, which builds its Bedrock workload with the same encoder.
         .library(name: "FuzzProperties", targets: ["FuzzProperties"])
-    ] + targets.map { .executable(name: "fuzz-\($0)", targets: ["fuzz-\($0)"]) },
+    ] + (targets + ["terminal-text"]).map { .executable(name: "fuzz-\($0)", targets: ["fuzz-\($0)"]) },
     dependencies: [.package(name: "claude-streaming", path: "..")],
     targets: [
         .target(
@@ -36,7 +36,16 @@ let package = Package(
                 .product(name: "ClaudeTransport", package: "claude-streaming"),
             ],
             path: "FuzzProperties",
-            swiftSettings: strict)
+            exclude: ["TerminalTextProperties.swift"],
+            swiftSettings: strict),
+        // The terminal sanitizer is the command line's (a non-product target
+        // of the root, which no product of it offers), so this target builds
+        // it from source with its property: terminal-text/Display links to
+        // ../../Sources/CommandLineDisplay and terminal-text/Property to the
+        // property file (SwiftPM takes no target path outside the package).
+        .executableTarget(
+            name: "fuzz-terminal-text", dependencies: [.product(name: "IncrementalJSON", package: "claude-streaming")], path: "terminal-text",
+            exclude: ["seeds", "regressions", "terminal-text.dict"], sources: ["Entry", "Display", "Property"], swiftSettings: strict),
     ]
         + targets.map {
             .executableTarget(name: "fuzz-\($0)", dependencies: ["FuzzProperties"], path: "\($0)/Entry", swiftSettings: strict)

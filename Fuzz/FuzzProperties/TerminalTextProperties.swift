@@ -14,8 +14,14 @@
 // - JSON lines: no control but line feed; a text that is one JSON value
 //   gives one that parses to the same value.
 
-import ClaudeStreaming
 import IncrementalJSON
+
+// The root package has the command line's CommandLineDisplay module; the
+// fuzz package compiles this file and those sources into one module
+// (Fuzz/terminal-text), where there is nothing to import.
+#if canImport(CommandLineDisplay)
+import CommandLineDisplay
+#endif
 
 public enum TerminalTextFuzzProperty {
     /// Returns nil when the property holds, else a description of the failure.
@@ -56,7 +62,7 @@ public enum TerminalTextFuzzProperty {
 
     /// Why `bytes` could reach a terminal as a control: not UTF-8, or the
     /// first control scalar it holds; nil when it is safe.
-    public static func unsafeScalar(in bytes: [UInt8], layout: TerminalText.Layout) -> String? {
+    package static func unsafeScalar(in bytes: [UInt8], layout: TerminalText.Layout) -> String? {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {

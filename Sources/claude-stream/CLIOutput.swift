@@ -3,6 +3,7 @@
 // flush decision each time, so lines are collected and written in blocks.
 
 import ClaudeStreaming
+import CommandLineDisplay
 import IncrementalJSON
 
 #if canImport(Glibc)

@@ -98,7 +98,7 @@ struct ChatOptions: Sendable {
                     guard !text.isEmpty else { throw ChatUsageError("--bedrock: expected a REGION such as us-east-1") }
                     options.endpoint = .bedrock(region: text)
                 } else {
-                    guard let endpoint = ClaudeEndpoint.vertex(projectAndRegion: text) else {
+                    guard let endpoint = vertex(projectAndRegion: text) else {
                         throw ChatUsageError("--vertex: expected PROJECT/REGION such as my-project/us-east5, got '\(text)'")
                     }
                     options.endpoint = endpoint
@@ -128,6 +128,13 @@ struct ChatOptions: Sendable {
             index += 1
         }
         return options
+    }
+
+    /// `--vertex PROJECT/REGION`: nil unless two non-empty parts.
+    static func vertex(projectAndRegion value: String) -> ClaudeEndpoint? {
+        let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return .vertex(project: String(parts[0]), region: String(parts[1]))
     }
 
     /// A whole number in `from...limit`.

@@ -7,6 +7,7 @@
 // tool input that is not JSON is named on stderr and exits 1.
 
 import ClaudeStreaming
+import CommandLineDisplay
 import IncrementalJSON
 
 #if canImport(Glibc)

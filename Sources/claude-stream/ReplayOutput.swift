@@ -4,6 +4,7 @@
 // finished call: the block is named on stderr and the command exits 1.
 
 import ClaudeStreaming
+import CommandLineDisplay
 import IncrementalJSON
 
 #if canImport(Glibc)

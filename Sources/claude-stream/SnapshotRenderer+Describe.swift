@@ -6,6 +6,7 @@
 // `firstLine` (a tool name, a block type, an id) is escaped all the same.
 
 import ClaudeStreaming
+import CommandLineDisplay
 import IncrementalJSON
 
 extension SnapshotRenderer {

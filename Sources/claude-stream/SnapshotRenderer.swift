@@ -25,6 +25,7 @@
 // so it is the only control sequence in the output.
 
 import ClaudeStreaming
+import CommandLineDisplay
 import IncrementalJSON
 
 struct SnapshotRenderer {

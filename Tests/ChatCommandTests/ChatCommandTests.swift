@@ -290,6 +290,14 @@ struct ChatFlagTests {
         }
     }
 
+    @Test func badCloudFlagsAreUsageErrors() throws {
+        for arguments in [["--vertex", "proj"], ["--vertex", "/us"], ["--vertex", "proj/"], ["--vertex", "a/b/c"], ["--bedrock", ""]] {
+            let run = try runChat(["Hi"] + arguments, environment: ["CLOUDSDK_AUTH_ACCESS_TOKEN": "t", "AWS_BEARER_TOKEN_BEDROCK": "k"])
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(arguments[0]), "\(arguments): \(run.stderr)")
+        }
+    }
+
     @Test func badToolSpecsAreUsageErrors() throws {
         for arguments in [
             ["--tool", "noequals"], ["--tool", "=cmd"], ["--tool", "a="], ["--tool-choice", "maybe"],

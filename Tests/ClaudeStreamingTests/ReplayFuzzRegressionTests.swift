@@ -4,6 +4,7 @@
 // recording through it.
 
 import ClaudeStreaming
+import CommandLineDisplay
 import Foundation
 import FuzzProperties
 import Testing

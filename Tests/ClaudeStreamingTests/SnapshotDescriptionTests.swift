@@ -3,6 +3,7 @@
 // round trip, because equality is what their API JSON says.
 
 import ClaudeStreaming
+import CommandLineDisplay
 import Foundation
 import IncrementalJSON
 import Testing

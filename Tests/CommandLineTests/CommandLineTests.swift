@@ -3,6 +3,7 @@
 
 import ClaudeStreaming
 import ClaudeTestSupport
+import CommandLineDisplay
 import Foundation
 import Testing
 

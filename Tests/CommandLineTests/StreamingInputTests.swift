@@ -5,6 +5,7 @@
 
 import ClaudeStreaming
 import ClaudeTestSupport
+import CommandLineDisplay
 import Foundation
 import Testing
 

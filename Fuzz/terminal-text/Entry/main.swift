@@ -1,7 +1,8 @@
-// libFuzzer entry for the terminal sanitizer; the property itself lives in
-// FuzzProperties (TerminalTextProperties.swift) so `swift test` replays the
-// seeds and regressions through the same code.
-import FuzzProperties
+// libFuzzer entry for the terminal sanitizer. The sanitizer is the command
+// line's (Sources/CommandLineDisplay, not a library), and its property lives
+// in FuzzProperties/TerminalTextProperties.swift so that `swift test`
+// replays the seeds and regressions through the same code; this target
+// compiles both into its own module, through the links beside this folder.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

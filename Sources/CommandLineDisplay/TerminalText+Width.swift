@@ -12,7 +12,7 @@ import Darwin
 extension TerminalText {
     /// The width of the terminal on `fileDescriptor` in columns; nil when it
     /// is not a terminal or does not say.
-    public static func columns(ofTerminal fileDescriptor: Int32) -> Int? {
+    package static func columns(ofTerminal fileDescriptor: Int32) -> Int? {
         var size = winsize()
         guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
@@ -21,7 +21,7 @@ extension TerminalText {
     /// Columns `character` takes on a terminal: its widest scalar, so a
     /// letter with combining marks takes 1 and an emoji sequence joined by
     /// ZWJ takes 2; text presentation turned into emoji by VS16 (`☂️`) takes 2.
-    public static func columns(of character: Character) -> Int {
+    package static func columns(of character: Character) -> Int {
         var widest = 0
         for scalar in character.unicodeScalars { widest = max(widest, columns(of: scalar)) }
         if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { widest = 2 }
@@ -31,7 +31,7 @@ extension TerminalText {
     /// Columns `scalar` takes on its own: 0 for controls, combining and
     /// format characters, 2 for emoji presentation and East Asian wide or
     /// fullwidth characters, else 1.
-    public static func columns(of scalar: Unicode.Scalar) -> Int {
+    package static func columns(of scalar: Unicode.Scalar) -> Int {
         if isControl(scalar) { return 0 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
@@ -46,7 +46,7 @@ extension TerminalText {
     ///
     /// - Complexity: O(`columns`): reading stops once the text is known
     ///   not to fit (zero-width characters aside).
-    public static func fitted(_ text: String, columns limit: Int) -> (text: String, wasCut: Bool) {
+    package static func fitted(_ text: String, columns limit: Int) -> (text: String, wasCut: Bool) {
         var used = 0
         // Where the ellipsis goes if the text turns out not to fit.
         var cut = text.startIndex

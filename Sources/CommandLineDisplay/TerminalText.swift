@@ -38,9 +38,9 @@
 ///
 /// Use it on every byte of server text that reaches a terminal (stdout or
 /// stderr), and add the display's own styling afterwards.
-public enum TerminalText {
+package enum TerminalText {
     /// What a text is laid out as.
-    public enum Layout: Sendable {
+    package enum Layout: Sendable {
         /// One line of a layout (a name, a URL, a title, a stop reason):
         /// line feed and tab are escaped too.
         case singleLine
@@ -52,7 +52,7 @@ public enum TerminalText {
     /// `text` with every control character escaped (`ESC` → `\u{1B}`).
     ///
     /// - Complexity: O(length of `text`); a text without controls is returned as it is.
-    public static func sanitized(_ text: some StringProtocol, layout: Layout = .singleLine) -> String {
+    package static func sanitized(_ text: some StringProtocol, layout: Layout = .singleLine) -> String {
         let utf8 = text.utf8
         if let safe = utf8.withContiguousStorageIfAvailable({ isSafe($0, layout: layout) }), safe {
             return String(text)
@@ -67,7 +67,7 @@ public enum TerminalText {
     /// text a decoding pass).
     ///
     /// - Complexity: O(`utf8.count`).
-    public static func sanitized(utf8: UnsafeBufferPointer<UInt8>, layout: Layout = .lines) -> [UInt8]? {
+    package static func sanitized(utf8: UnsafeBufferPointer<UInt8>, layout: Layout = .lines) -> [UInt8]? {
         if isSafe(utf8, layout: layout) { return nil }
         var output = String.UnicodeScalarView()
         // Decoding replaces every byte that is not UTF-8 with U+FFFD.
@@ -87,7 +87,7 @@ public enum TerminalText {
     /// where the escape means the same character.)
     ///
     /// - Complexity: O(`utf8.count`).
-    public static func sanitized(jsonLines utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    package static func sanitized(jsonLines utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         if !utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A) || $0 >= 0x7F }) { return nil }
         var output = String.UnicodeScalarView()
         for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
@@ -111,7 +111,7 @@ public enum TerminalText {
     /// slow path then decides scalar by scalar.
     ///
     /// - Complexity: O(`utf8.count`).
-    public static func isSafe(_ utf8: UnsafeBufferPointer<UInt8>, layout: Layout) -> Bool {
+    package static func isSafe(_ utf8: UnsafeBufferPointer<UInt8>, layout: Layout) -> Bool {
         switch layout {
         case .singleLine:
             return !utf8.contains { $0 < 0x20 || $0 >= 0x7F }
@@ -121,7 +121,7 @@ public enum TerminalText {
     }
 
     /// Whether a terminal would act on `scalar` rather than show it.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 

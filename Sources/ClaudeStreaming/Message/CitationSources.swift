@@ -16,8 +16,8 @@
 /// ```
 ///
 /// Two citations of one source (one URL, one document's page range) share
-/// a number. Lines hold server text as sent: pass them through
-/// ``TerminalText`` before a terminal shows them.
+/// a number. Lines hold server text as sent: escape their control
+/// characters before a terminal shows them.
 public struct CitationSources: Sendable {
     /// One line per source, in the order they were first cited: a title and
     /// `<url>`, or a document and its pages.

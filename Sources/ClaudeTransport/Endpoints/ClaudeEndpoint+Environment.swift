@@ -1,17 +1,8 @@
-// What a command line needs to offer `--bedrock REGION` and
-// `--vertex PROJECT/REGION`: parsing the flag's value and finding the
-// credential in the environment, kept here so the CLI stays a thin shell.
+// Where an endpoint's credential is found in a process environment, by the
+// names the clouds' own tools use, and the model ID each endpoint is sent.
 
 extension ClaudeEndpoint {
-    /// `.vertex` from `PROJECT/REGION` (the `--vertex` flag's form); nil when
-    /// it is not two non-empty parts.
-    public static func vertex(projectAndRegion value: String) -> ClaudeEndpoint? {
-        let parts = value.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
-        return .vertex(project: String(parts[0]), region: String(parts[1]))
-    }
-
-    /// The environment variable a command line reads this endpoint's
+    /// The environment variable a program reads this endpoint's
     /// credential from: `ANTHROPIC_API_KEY`, `AWS_BEARER_TOKEN_BEDROCK`
     /// (a Bedrock API key, the name AWS tools use) or
     /// `CLOUDSDK_AUTH_ACCESS_TOKEN` (an OAuth access token, as gcloud reads it).

@@ -2,7 +2,7 @@
 // characters and emoji take two columns, combining and zero-width
 // characters none, and a cut text never takes more than it was given.
 
-import ClaudeStreaming
+import CommandLineDisplay
 import Testing
 
 #if canImport(Glibc)

@@ -2,7 +2,7 @@
 // and the terminal-text fuzz target's seeds and regressions replayed
 // through its property (Fuzz/FuzzProperties/TerminalTextProperties.swift).
 
-import ClaudeStreaming
+import CommandLineDisplay
 import Foundation
 import FuzzProperties
 import IncrementalJSON

@@ -1,0 +1,1 @@
+../../FuzzProperties/TerminalTextProperties.swift
