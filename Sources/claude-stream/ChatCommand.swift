@@ -175,14 +175,12 @@ enum ChatCommand {
     }
 
     /// Why the library would refuse the next request, checked before any
-    /// traffic (effort, model capabilities, tool_choice, tool pairing).
+    /// traffic (effort, model capabilities, tool_choice, tool pairing):
+    /// `nextRequest` makes every check a send makes.
     static func refusal(_ session: ClaudeSession, prompt: String?) -> RequestError? {
-        let request: MessageRequest
-        do throws(SessionError) { request = try session.nextRequest(prompt: [.text(prompt ?? "…")]) } catch {
+        do throws(SessionError) { _ = try session.nextRequest(prompt: [.text(prompt ?? "…")]) } catch {
             if case .invalidRequest(let problem) = error.kind { return problem }
-            return nil
         }
-        do throws(RequestError) { _ = try RequestEncoder.encode(request) } catch { return error }
         return nil
     }
 }

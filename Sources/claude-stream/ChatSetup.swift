@@ -26,10 +26,10 @@ enum ChatSetup {
     /// The transcript to continue, the flags applied.
     static func transcript(_ options: ChatOptions) throws(ChatSetupFailure) -> SessionTranscript {
         var transcript: SessionTranscript
-        if let path = options.transcriptPath, let saved = try read(path, what: "a transcript (a request body)") {
+        if let path = options.transcriptPath, let saved = try read(path) {
             transcript = saved
         } else if let path = options.requestPath {
-            guard let given = try read(path, what: "a request body") else {
+            guard let given = try read(path) else {
                 throw ChatSetupFailure(message: "cannot open \(path): no such file", status: 66)
             }
             transcript = given
@@ -70,26 +70,18 @@ enum ChatSetup {
         return configuration
     }
 
-    /// The request body in `path`; nil when there is no such file or it is empty.
-    static func read(_ path: String, what: String) throws(ChatSetupFailure) -> SessionTranscript? {
-        guard let bytes = try contents(path) else { return nil }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
-        var options = JSONParserOptions()
-        options.maxDepth = SessionTranscript.maxDepth
-        options.maxBytes = SessionTranscript.maxBytes
-        var body: JSONValue
-        do throws(JSONParseError) { body = try JSONValue.parse(bytes, options: options) } catch {
-            throw ChatSetupFailure(message: "\(path) is not \(what): \(error); it was left as it is", status: 65)
-        }
-        // A body from elsewhere may leave out what chat has defaults for.
-        if body.objectValue != nil {
-            var added: [(String, JSONValue)] = []
-            if body["model"] == nil { added.append(("model", .string(ClaudeModel.opus5.id))) }
-            if body["messages"] == nil { added.append(("messages", .array([]))) }
-            if !added.isEmpty { body = body.replacingFields(added) }
-        }
-        do throws(TranscriptError) { return try SessionTranscript(apiJSON: body) } catch {
-            throw ChatSetupFailure(message: "\(path) is not \(what): \(error); it was left as it is", status: 65)
+    /// The request body in `path` (the library's transcript reader; a body
+    /// from elsewhere may leave out what chat has defaults for: the model,
+    /// the messages); nil when there is no such file or it is empty.
+    static func read(_ path: String) throws(ChatSetupFailure) -> SessionTranscript? {
+        do throws(TranscriptFileError) { return try TranscriptFile(path: path).read(defaultModel: .opus5) } catch {
+            // Not valid input (65) when it was read; else it could not be read (66).
+            let status: Int32 =
+                switch error.kind {
+                case .invalid, .tooLarge: 65
+                default: 66
+                }
+            throw ChatSetupFailure(message: "\(error); it was left as it is", status: status)
         }
     }
 

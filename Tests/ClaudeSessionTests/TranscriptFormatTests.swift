@@ -85,6 +85,18 @@ private func nested(_ depth: Int) -> String { String(repeating: "[", count: dept
         #expect(inline.setup.maxTokens == 9)
     }
 
+    @Test func aBodyMayLeaveOutItsModelAndMessages() throws {
+        let setupOnly = Array(#"{"max_tokens":64,"system":"Be brief."}"#.utf8)
+        #expect(throws: TranscriptError.self) { try SessionTranscript(jsonBytes: setupOnly) }
+        let read = try SessionTranscript(jsonBytes: setupOnly, defaultModel: .haiku4_5)
+        #expect(read.setup.model == .haiku4_5)
+        #expect(read.setup.system == "Be brief.")
+        #expect(read.entries.isEmpty)
+        // A body's own model wins over the default.
+        let named = try SessionTranscript(jsonBytes: Array(#"{"model":"claude-opus-5"}"#.utf8), defaultModel: .haiku4_5)
+        #expect(named.setup.model.id == "claude-opus-5")
+    }
+
     @Test func aBodysMessagesGoOutAsWrittenUntilTheSessionAddsToThem() async throws {
         let body =
             #"{"model":"claude-opus-5","max_tokens":64,"messages":[{"role":"user","content":"Two names for a pelican"},{"role":"assistant","content":"1. Pelly"},{"role":"user","content":[{"text":"in french","type":"text","x":1.50}]}]}"#

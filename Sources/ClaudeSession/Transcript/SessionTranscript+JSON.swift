@@ -39,16 +39,20 @@ extension SessionTranscript {
     /// The most bytes a transcript may have, read or written (1 GiB).
     public static let maxBytes = 1 << 30
 
-    /// Reads a transcript file, or any API request body.
+    /// Reads a transcript file, or any API request body. A body without
+    /// `messages` is a setup: an empty conversation.
     ///
     /// - Parameters:
     ///   - bytes: the JSON text of the file or body.
     ///   - resolveModel: the model (and capabilities) a `model` string names.
+    ///   - defaultModel: the model of a body without `model` (nil: such a body is refused).
     /// - Throws: ``TranscriptError`` with the byte offset (not JSON, too
     ///   deep, too large) or the field (not a request body, malformed
     ///   metadata, messages breaking the tool rules).
     /// - Complexity: O(size).
-    public init(jsonBytes bytes: [UInt8], resolveModel: (String) -> ClaudeModel = ClaudeModel.resolving) throws(TranscriptError) {
+    public init(
+        jsonBytes bytes: [UInt8], resolveModel: (String) -> ClaudeModel = ClaudeModel.resolving, defaultModel: ClaudeModel? = nil
+    ) throws(TranscriptError) {
         guard bytes.count <= Self.maxBytes else { throw TranscriptError(.tooLarge(bytes: bytes.count)) }
         var options = JSONParserOptions()
         options.maxDepth = Self.maxDepth
@@ -57,16 +61,20 @@ extension SessionTranscript {
         do throws(JSONParseError) { value = try JSONValue.parse(bytes, options: options) } catch {
             throw TranscriptError(.notJSON(error))
         }
-        try self.init(apiJSON: value, resolveModel: resolveModel)
+        try self.init(apiJSON: value, resolveModel: resolveModel, defaultModel: defaultModel)
     }
 
-    /// Reads a parsed transcript or API request body (see ``init(jsonBytes:resolveModel:)``).
-    public init(apiJSON body: JSONValue, resolveModel: (String) -> ClaudeModel = ClaudeModel.resolving) throws(TranscriptError) {
+    /// Reads a parsed transcript or API request body (see ``init(jsonBytes:resolveModel:defaultModel:)``).
+    public init(
+        apiJSON body: JSONValue, resolveModel: (String) -> ClaudeModel = ClaudeModel.resolving, defaultModel: ClaudeModel? = nil
+    ) throws(TranscriptError) {
         guard let object = body.objectValue else {
             throw TranscriptError(.notARequestBody(RequestBodyError(path: "", reason: "a request body is a JSON object")))
         }
         let metadata = object[Self.metadataKey]
-        let fields = object.entries.filter { $0.key != Self.metadataKey }.map { ($0.key, $0.value) }
+        var fields = object.entries.filter { $0.key != Self.metadataKey }.map { ($0.key, $0.value) }
+        if object["messages"] == nil { fields.append(("messages", .array([]))) }
+        if object["model"] == nil, let defaultModel { fields.insert(("model", .string(defaultModel.id)), at: 0) }
         let request: MessageRequest
         do throws(RequestBodyError) { request = try MessageRequest(apiJSON: .object(fields), resolveModel: resolveModel) } catch {
             throw TranscriptError(.notARequestBody(error))

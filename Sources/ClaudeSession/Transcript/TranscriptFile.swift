@@ -46,14 +46,20 @@ public struct TranscriptFile: Sendable, Hashable {
     /// The transcript in the file, or nil when there is no such file (a
     /// dangling link included) or it holds only whitespace.
     ///
-    /// - Parameter resolveModel: the model (and capabilities) a `model` string names.
+    /// - Parameters:
+    ///   - resolveModel: the model (and capabilities) a `model` string names.
+    ///   - defaultModel: the model of a body without `model` (nil: such a body is not a transcript).
     /// - Throws: ``TranscriptFileError`` with the path: the file cannot be
     ///   read, is not a regular file, is too large, or is not a transcript
     ///   (``TranscriptFileError/Kind/invalid(_:)``, with the byte offset or field).
     /// - Complexity: O(size of the file).
-    public func read(resolveModel: (String) -> ClaudeModel = ClaudeModel.resolving) throws(TranscriptFileError) -> SessionTranscript? {
+    public func read(
+        resolveModel: (String) -> ClaudeModel = ClaudeModel.resolving, defaultModel: ClaudeModel? = nil
+    ) throws(TranscriptFileError) -> SessionTranscript? {
         guard let bytes = try readBytes(), !bytes.allSatisfy(Self.isWhitespace) else { return nil }
-        do throws(TranscriptError) { return try SessionTranscript(jsonBytes: bytes, resolveModel: resolveModel) } catch {
+        do throws(TranscriptError) {
+            return try SessionTranscript(jsonBytes: bytes, resolveModel: resolveModel, defaultModel: defaultModel)
+        } catch {
             throw TranscriptFileError(path: path, kind: .invalid(error))
         }
     }

@@ -214,4 +214,7 @@ public struct WebToolSettings: Sendable, Hashable {
         self.blockedDomains = blockedDomains
         self.maxUses = maxUses
     }
+
+    /// Both filters are set, which the API refuses.
+    var conflicts: Bool { !allowedDomains.isEmpty && !blockedDomains.isEmpty }
 }

@@ -101,8 +101,8 @@ public enum RequestEncoder {
     /// `apiJSON()`: the sent fields without `stream`, effort as asked).
     enum Purpose { case messages, counting, document }
 
-    /// Every check ``encode(_:)`` makes before any traffic, without encoding:
-    /// the messages follow the API's tool rules (``RequestError/orphanToolResult(toolUseID:turn:)``,
+    /// Every check ``encode(_:)`` makes before any traffic, without encoding
+    /// (a request this passes, encode does not refuse): the messages follow the API's tool rules (``RequestError/orphanToolResult(toolUseID:turn:)``,
     /// ``RequestError/unansweredToolUse(toolUseID:turn:)``, ``RequestError/toolResultAfterContent(turn:)``),
     /// `tool_choice` names a declared tool, and every model in the chain
     /// accepts the effort and features asked for.
@@ -129,7 +129,11 @@ public enum RequestEncoder {
         for tool in request.tools {
             if let name = tool.name, !names.insert(name).inserted { throw .duplicateToolName(name) }
         }
-        for tool in request.serverTools { names.insert(tool.kind.rawValue) }
+        for tool in request.serverTools {
+            names.insert(tool.kind.rawValue)
+            if case .webSearch(let settings) = tool, settings.conflicts { throw .conflictingDomainFilters(.webSearch) }
+            if case .webFetch(let settings) = tool, settings.conflicts { throw .conflictingDomainFilters(.webFetch) }
+        }
         if case .tool(let name) = request.toolChoice?.mode, !names.contains(name) {
             throw .undeclaredToolChoice(name, declared: request.tools.compactMap(\.name) + request.serverTools.map(\.kind.rawValue))
         }
@@ -415,9 +419,7 @@ public enum RequestEncoder {
     }
 
     static func webTool(type: String, kind: ServerToolKind, _ settings: WebToolSettings) throws(RequestError) -> JSONValue {
-        if !settings.allowedDomains.isEmpty && !settings.blockedDomains.isEmpty {
-            throw .conflictingDomainFilters(kind)
-        }
+        if settings.conflicts { throw .conflictingDomainFilters(kind) }
         var fields: [(String, JSONValue)] = [("type", .string(type)), ("name", .string(kind.rawValue))]
         if !settings.allowedDomains.isEmpty {
             fields.append(("allowed_domains", .array(settings.allowedDomains.map(JSONValue.string))))

@@ -162,6 +162,10 @@ private func encodingError(_ request: MessageRequest) -> RequestError? {
                     model: .opus5, messages: [.user("x")],
                     serverTools: [.webFetch(.init(allowedDomains: ["a"], blockedDomains: ["b"]))]))
                 == .conflictingDomainFilters(.webFetch))
+        // validate makes the same check, so a request it passes encodes.
+        let conflicting = MessageRequest(
+            model: .opus5, messages: [.user("x")], serverTools: [.webSearch(.init(allowedDomains: ["a"], blockedDomains: ["b"]))])
+        #expect(throws: RequestError.conflictingDomainFilters(.webSearch)) { try RequestEncoder.validate(conflicting) }
         let noTools = ClaudeModel(id: "bare", capabilities: .minimal)
         #expect(
             encodingError(MessageRequest(model: noTools, messages: [.user("x")], serverTools: [.webSearch()]))
