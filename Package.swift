@@ -113,7 +113,8 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeShellTools", "ClaudeTestSupport", "CommandLineDisplay",
+                "claude-stream", "AWSEventStream", "IncrementalJSON", "ClaudeStreaming", "ClaudeShellTools", "ClaudeTransport", "ClaudeTestSupport",
+                "CommandLineDisplay",
             ],
             swiftSettings: strict),
         .testTarget(name: "CommandLineDisplayTests", dependencies: ["CommandLineDisplay", "IncrementalJSON", "FuzzProperties"], swiftSettings: strict),

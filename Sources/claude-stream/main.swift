@@ -7,14 +7,16 @@
 // the command parses anything. The contract (flags, output, exit codes) is
 // in README.md and must stay stable: outside checks drive it.
 
+import ClaudeTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The version `claude-stream --version` prints.
-let version = "0.4.0"
+/// The version `claude-stream --version` prints: the package's.
+let version = ClaudeStreamingVersion.current
 
 /// One subcommand: its name, a one-line summary, its usage text, its entry.
 struct Subcommand {

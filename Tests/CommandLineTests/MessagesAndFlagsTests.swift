@@ -5,6 +5,7 @@
 
 import ClaudeStreaming
 import ClaudeTestSupport
+import ClaudeTransport
 import CommandLineDisplay
 import Foundation
 import Testing
@@ -29,6 +30,8 @@ struct MessagesAndFlagsTests {
         let version = try CLI.run(["--version"])
         #expect(version.status == 0)
         #expect(version.lines.count == 1 && version.stdout.hasPrefix("claude-stream "))
+        // The package's one version, which requests name in their user-agent too.
+        #expect(version.stdout == "claude-stream \(ClaudeStreamingVersion.current)\n")
     }
 
     @Test func inputProblemsAreOneLineWithTheirOwnExitCode() throws {

@@ -45,21 +45,15 @@ extension MessagesClient {
     /// - Throws: ``TransportError`` (an HTTP failure such as 404 for an unknown id).
     public func model(lookingUp id: String) async throws(TransportError) -> ClaudeModel {
         let credentials = try checkedCredentials()
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("v1/models").appendingPathComponent(id))
-        request.httpMethod = "GET"
-        request.timeoutInterval = configuration.idleTimeout
-        request.setValue(RequestEncoder.apiVersion, forHTTPHeaderField: "anthropic-version")
-        request.setValue(StreamDriver.acceptEncoding, forHTTPHeaderField: "accept-encoding")
         var secrets = credentials.secretValues
-        switch credentials {
-        case .apiKey(let key): request.setValue(key, forHTTPHeaderField: "x-api-key")
-        case .proxied(let headers): for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        case .bearer(let provider):
-            let token: String
-            do { token = try await provider.token(refresh: false) } catch { throw .credentialProvider("\(type(of: error))") }
-            secrets.append(token)
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "authorization")
+        var bearer: String?
+        if case .bearer(let provider) = credentials {
+            do { bearer = try await provider.token(refresh: false) } catch { throw .credentialProvider("\(type(of: error))") }
+            secrets += bearer.map { [$0] } ?? []
         }
+        let url = configuration.baseURL.appendingPathComponent("v1/models").appendingPathComponent(id)
+        var request = configuration.request("GET", url: url, credentials: credentials, bearer: bearer)
+        request.setValue(RequestEncoder.apiVersion, forHTTPHeaderField: "anthropic-version")
         let redactor = SecretRedactor(secrets: secrets)
         let (status, headers, body) = try await boundedFetch(request, redactor: redactor)
         guard (200..<300).contains(status), isIdentity(headers["content-encoding"]) else {

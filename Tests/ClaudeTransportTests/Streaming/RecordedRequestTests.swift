@@ -97,6 +97,21 @@ struct RecordedRequestTests {
         }
     }
 
+    @Test func theUserAgentNamesThisPackageAndItsPlatform() async throws {
+        // Only this package's name and version, and where it runs: not the HTTP library's default.
+        let pattern = /claude-streaming\/[0-9]+\.[0-9]+\.[0-9]+ \((Linux|macOS|iOS|tvOS|watchOS|visionOS); (x86_64|arm64)\)/
+        #expect(ClientConfiguration.userAgent.wholeMatch(of: pattern) != nil, "\(ClientConfiguration.userAgent)")
+        #expect(ClientConfiguration.userAgent.contains(ClaudeStreamingVersion.current))
+        try await withLoopbackServer { server in
+            try await server.script("ua", [.stream(StreamScript().text("hi").end("end_turn"))])
+            let client = MessagesClient(configuration: ClientConfiguration(baseURL: server.base("ua"), credentials: .apiKey(testKey)))
+            _ = try await client.send(simpleRequest)
+            let sent = try #require(try await server.recorded("ua").first?["headers"]?["user-agent"]?.stringValue)
+            #expect(sent == ClientConfiguration.userAgent)
+            #expect(!sent.contains("curl") && !sent.contains("unknown version"))
+        }
+    }
+
     @Test func modelCapabilitiesFromTheModelsAPI() async throws {
         try await withLoopbackServer { server in
             let client = loopbackClient(server, "models/claude-new-1")
@@ -111,6 +126,7 @@ struct RecordedRequestTests {
             let recorded = try #require(try await server.recordedRequests().first)
             #expect(recorded.method == "GET")
             #expect(recorded.header("anthropic-version") == "2023-06-01")
+            #expect(recorded.header("user-agent") == ClientConfiguration.userAgent)
             // An unknown route answers 404: a typed HTTP failure.
             do throws(TransportError) {
                 _ = try await loopbackClient(server, "nowhere").model(lookingUp: "x")
