@@ -13,6 +13,14 @@
 // would miss it; the in-process server's send loop is counted too, ≈2 ms).
 // Each workload's CPU and wall time also go to standard error: on 2 cores
 // they tell whether the transport is short of CPU or waits on the network.
+//
+// Retries are on by default (RetryPolicy.standard); what a stream that does
+// not fail pays for them is one RetryBudget per request, and nothing per
+// byte. The "retry bookkeeping" row times that budget (made a million
+// times, per request) against the receive it belongs to (target: at most
+// 1% of it); the same receive with RetryPolicy.none, alternated with the
+// default one, is printed beside it, to show that the difference is below
+// what separates two receives of the same bytes.
 
 import ClaudeStreaming
 import ClaudeTransport
@@ -48,16 +56,18 @@ enum TransportBenchmarks {
             }
             defer { server.stop() }
             let client = MessagesClient(configuration: ClientConfiguration(baseURL: url, credentials: .apiKey("bench-key")))
+            let noRetries = MessagesClient(configuration: ClientConfiguration(baseURL: url, credentials: .apiKey("bench-key"), retryPolicy: .none))
             let request = MessageRequest(model: .opus5, messages: [.user("bench")])
             let expected = core(body)
             var failure: String?
-            func receive(streaming: Bool) {
+            func receive(streaming: Bool, retrying: Bool = true) {
                 let outcome = runBlocking { () -> Result<Int, TransportError> in
                     do throws(TransportError) {
+                        let sender = retrying ? client : noRetries
                         let final =
                             streaming
-                            ? try await client.send(request, onSnapshot: { blackHole($0) })
-                            : try await client.send(request)
+                            ? try await sender.send(request, onSnapshot: { blackHole($0) })
+                            : try await sender.send(request)
                         return .success(summary(final))
                     } catch {
                         return .failure(error)
@@ -76,9 +86,13 @@ enum TransportBenchmarks {
                     { blackHole(core(body)) },
                     { received = urlSessionAlone(url) },
                     { blackHole(core(body, snapshotPerChunk: true)) },
+                    { receive(streaming: false, retrying: false) },
                 ])
             if received.bytes < body.count { failure = "URLSession alone received \(received.bytes) of \(body.count) bytes" }
-            let labels = ["final snapshot", "every snapshot consumed", "core alone", "URLSession alone", "core, one snapshot per chunk"]
+            let labels = [
+                "final snapshot", "every snapshot consumed", "core alone", "URLSession alone", "core, one snapshot per chunk",
+                "final snapshot, RetryPolicy.none",
+            ]
             var note = "transport \(kind) \(size >> 20) MiB, process CPU (user+sys) / wall, medians:"
             for (index, label) in labels.enumerated() {
                 note += String(format: " %@ %.1f/%.1f ms;", label, cpu[index] * 1e3, times[index] * 1e3)
@@ -98,6 +112,21 @@ enum TransportBenchmarks {
                 row.targetMet = cpu[index] <= 1.2 * cpu[2]
                 results.append(row)
             }
+            let perRequest = retryBookkeepingSeconds(context)
+            // The receive with its bookkeeping against the receive alone.
+            var bookkeeping = BenchmarkResult(
+                suite: "transport",
+                name: "\(kind) \(size >> 20) MiB, receive + retry bookkeeping (\(String(format: "%.0f", perRequest * 1e9)) ns a request)",
+                bytes: body.count, seconds: cpu[0] + perRequest,
+                baselineName: "the receive over loopback, final snapshot", baselineSeconds: cpu[0],
+                target: "bookkeeping <= 1% of the receive")
+            bookkeeping.targetMet = perRequest <= 0.01 * cpu[0]
+            results.append(bookkeeping)
+            results.append(
+                BenchmarkResult(
+                    suite: "transport", name: "\(kind) \(size >> 20) MiB over loopback, final snapshot, retries on (RetryPolicy.standard)",
+                    bytes: body.count, seconds: cpu[0],
+                    baselineName: "the same receive with RetryPolicy.none", baselineSeconds: cpu[5]))
             // The floor under the transport on this platform: URLSession
             // delivering the same body to a delegate that only counts it.
             results.append(
@@ -114,6 +143,17 @@ enum TransportBenchmarks {
                     baselineName: "MessageAccumulator alone, same bytes, 64 KiB chunks", baselineSeconds: cpu[2]))
         }
         return results
+    }
+
+    /// Thread CPU seconds of the retry bookkeeping one request does when it
+    /// does not fail: its RetryBudget, made and dropped (the median of the
+    /// context's repetitions of a million).
+    static func retryBookkeepingSeconds(_ context: BenchmarkContext) -> Double {
+        let count = 1_000_000
+        let policy = RetryPolicy.standard
+        return context.measure {
+            for _ in 0..<count { blackHole(RetryBudget(policy).retriesUsed) }
+        } / Double(count)
     }
 
     /// Receives the body with a bare URLSession whose delegate only counts
