@@ -31,7 +31,7 @@ cd "$root"
 target="${1:?usage: Fuzz/campaign.sh TARGET SECONDS [RUNS]}"
 seconds="${2:?usage: Fuzz/campaign.sh TARGET SECONDS [RUNS]}"
 runs="${3:-}"
-max_len="${MAX_LEN:-8192}"
+max_len="${MAX_LEN:-4096}"
 max_corpus_bytes="${MAX_CORPUS_BYTES:-$((4 << 20))}"
 
 if [ ! -d "Fuzz/$target/Entry" ]; then
