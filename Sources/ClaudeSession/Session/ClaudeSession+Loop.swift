@@ -114,7 +114,7 @@ extension ClaudeSession {
 
     /// Sends one round's request and returns its complete message. A stream
     /// that breaks after it began is sent again while the round's
-    /// ``RetryBudget`` allows (the transport takes its own retries from the
+    /// `RetryBudget` allows (the transport takes its own retries from the
     /// same budget), each restart announced by a snapshot with
     /// ``ResponseSnapshot/restart``. Nothing of a broken attempt is kept:
     /// the transcript changes only when the message is complete.

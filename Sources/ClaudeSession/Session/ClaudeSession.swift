@@ -31,7 +31,7 @@ public final class ClaudeSession: Sendable {
     let state: Mutex<(transcript: SessionTranscript, busy: Bool)>
 
     /// A session continuing `transcript` (a new one: ``SessionTranscript/init(setup:)``;
-    /// a saved one: ``SessionTranscript/init(jsonBytes:resolveModel:)``).
+    /// a saved one: ``SessionTranscript/init(jsonBytes:resolveModel:defaultModel:)``).
     ///
     /// Each tool's definition is added to the setup's `tools` unless a tool
     /// of that name is already there (a definition given as JSON wins, so

@@ -19,7 +19,7 @@ public protocol MessageStreaming: Sendable {
     ) async throws(TransportError) -> MessageSnapshot
 
     /// What a round retries: the session restarts a round whose stream
-    /// broke from a ``RetryBudget`` of this policy. ``RetryPolicy/none`` by default.
+    /// broke from a `RetryBudget` of this policy. `RetryPolicy.none` by default.
     var retryPolicy: RetryPolicy { get }
 
     /// As ``streamMessage(_:onSnapshot:)``, taking any retry of its own from

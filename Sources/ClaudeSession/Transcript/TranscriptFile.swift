@@ -95,7 +95,7 @@ public struct TranscriptFile: Sendable, Hashable {
     }
 
     /// Replaces the file with `transcript`'s JSON (``SessionTranscript/jsonBytes()``),
-    /// which ``read(resolveModel:)`` always reads back.
+    /// which ``read(resolveModel:defaultModel:)`` always reads back.
     ///
     /// - Throws: ``TranscriptFileError``: ``TranscriptFileError/Kind/unwritable(_:)``
     ///   when the transcript cannot be written as JSON (the file is left as

@@ -216,7 +216,7 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
             || text.contains("context_length") || text.contains("context length")
     }
 
-    /// `retry-after` as seconds: a decimal number or an HTTP date (see ``HTTPDate``).
+    /// `retry-after` as seconds: a decimal number or an HTTP date (IMF-fixdate, RFC 9110).
     public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 { return seconds }

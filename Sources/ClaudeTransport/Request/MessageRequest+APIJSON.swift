@@ -39,8 +39,8 @@ extension MessageRequest {
     /// Reads an API request body.
     ///
     /// `model` and `messages` are required; `max_tokens` defaults to
-    /// ``defaultMaxTokens``; `stream` is dropped. Every other field is typed
-    /// when its typed form is exact, and kept in ``additionalFields`` when
+    /// ``RequestSetup/defaultMaxTokens``; `stream` is dropped. Every other field is typed
+    /// when its typed form is exact, and kept in ``RequestSetup/additionalFields`` when
     /// not (a new field, a `thinking` shape this package does not model, …).
     /// Every message keeps its content as the body gave it
     /// (``TurnContent/raw(_:)``: a string stays a string, blocks keep their
@@ -77,9 +77,9 @@ extension MessageRequest {
     }
 
     /// The request as the API's JSON: its body without `stream` (what a
-    /// transcript file or `--request` holds). A ``reasoningHint`` is not
+    /// transcript file or `--request` holds). A ``RequestSetup/reasoningHint`` is not
     /// written (it is resolved per model when sent), nor are headers
-    /// (``betas``, ``userProfileID``).
+    /// (``RequestSetup/betas``, ``RequestSetup/userProfileID``).
     ///
     /// - Throws: ``RequestError`` for a server tool that cannot be written
     ///   (both domain filters); capabilities are not checked.

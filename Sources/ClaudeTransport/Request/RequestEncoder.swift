@@ -67,13 +67,13 @@ struct BodyWriter {
 public enum RequestEncoder {
     /// The `anthropic-version` header sent to the Anthropic API.
     public static let apiVersion = "2023-06-01"
-    /// The `anthropic-beta` value added when the request names ``MessageRequest/fallbacks``.
+    /// The `anthropic-beta` value added when the request names ``RequestSetup/fallbacks``.
     public static let fallbackBeta = "server-side-fallback-2026-07-01"
-    /// The `anthropic-beta` value added when the request sets ``MessageRequest/userProfileID``.
+    /// The `anthropic-beta` value added when the request sets ``RequestSetup/userProfileID``.
     public static let userProfileBeta = "user-profiles-2026-08-18"
 
     /// - Throws: ``RequestError`` when a model in the chain would reject the request.
-    /// - Complexity: O(size of the body); replayed turns (``TurnContent/encodedBlocks(_:)``)
+    /// - Complexity: O(size of the body); replayed turns (``TurnContent/raw(_:)``)
     ///   are copied, not re-encoded.
     public static func encode(_ request: MessageRequest) throws(RequestError) -> EncodedRequest {
         try checkRequest(request)

@@ -56,7 +56,7 @@ public struct RequestSetup: Sendable {
     /// Top-level body fields this type does not model (new API fields, or
     /// known ones in a shape the typed fields cannot hold), sent as given
     /// after the typed ones. A key a typed field writes is sent once, typed.
-    /// ``init(apiJSON:resolveModel:)`` puts here whatever it cannot type
+    /// ``MessageRequest/init(apiJSON:resolveModel:)`` puts here whatever it cannot type
     /// without loss; nothing here is checked against capabilities.
     public var additionalFields: JSONObject
 
