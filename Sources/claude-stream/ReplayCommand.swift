@@ -66,8 +66,8 @@ enum ReplayCommand {
                 },
                 to: { (chunk) throws(MessageStreamError) in
                     // --final-json needs only finished messages: a snapshot per
-                    // event cost it retains, releases and exclusivity checks
-                    // (on 63 MB of 20-byte deltas, ~10% of its instructions).
+                    // event would cost it retains, releases and exclusivity
+                    // checks, a real share of its work on short deltas.
                     if options.finalJSON {
                         try accumulator.feed(chunk)
                         display.showCompleted(accumulator.completedMessages)

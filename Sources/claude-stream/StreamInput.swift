@@ -110,8 +110,7 @@ struct StreamInput {
         }
         // Page-aligned: malloc hands out a buffer this large at 16 bytes past a
         // page, and the kernel's copy into a destination not aligned like the
-        // page cache's source took twice as long (events --count, 63 MB: 89.8
-        // ms of CPU against 48.2 ms page-aligned; wc -l 20.3 ms).
+        // page cache's source took about twice as long (Benchmarks/RESULTS.md, CLI).
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: Self.pieceAlignment)
         defer { buffer.deallocate() }
         while true {

@@ -41,7 +41,8 @@ private let compacting = StreamFixture.sse([
         #expect(assistant["role"]?.stringValue == "assistant")
         #expect(
             assistant["content"]?.compactJSON
-                == #"[{"type":"compaction","content":"Earlier: the user asked about pelicans.","encrypted_content":"Zm9v/+=="},{"type":"text","text":"Pélican in French."}]"#)
+                == #"[{"type":"compaction","content":"Earlier: the user asked about pelicans.","encrypted_content":"Zm9v/+=="},{"type":"text","text":"Pélican in French."}]"#
+        )
         // And the transcript file keeps it too.
         let restored = try SessionTranscript(jsonBytes: try session.transcript.jsonBytes())
         #expect(restored.responses.first?.content == session.transcript.responses.first?.content)

@@ -26,7 +26,7 @@ import FoundationNetworking
 //   libcurl inflates whatever is in the socket in one go (up to 100 reads
 //   of 16 KiB per wake-up), so a 1 MB bomb still costs its 1 GiB of
 //   inflating, in 16 KiB pieces that are freed as they are dropped
-//   (measured in HostileServerTests: seconds, and tens of MiB at the peak);
+//   (HostileServerTests bound its time and memory);
 // - a 2xx that is not `text/event-stream` is never fed to the accumulator
 //   (its words would be lost as "ended before message_stop"): it is
 //   collected like an error body; one without a content type is judged by
@@ -202,8 +202,9 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 return nil
             case .streaming:
                 // Only the newest snapshot of a piece reaches the channel, so
-                // it is read once per piece, not kept per event: ≈8% of the
-                // core's CPU on a text stream (31 vs 34 ms per 16 MiB).
+                // it is read once per piece, not kept per event (a snapshot
+                // kept per event costs a text stream a share of the core's
+                // CPU: Benchmarks/RESULTS.md, transport).
                 var changed = false
                 let failure = data.withUnsafeBytes { raw -> MessageStreamError? in
                     do throws(MessageStreamError) {
