@@ -20,6 +20,14 @@
 # A crash, leak, timeout or out-of-memory ends the campaign: its input is
 # kept in Fuzz/.work/TARGET/, the line says so, and the script exits
 # non-zero. Once fixed, copy the input into Fuzz/TARGET/regressions/.
+# SIGINT to the fuzzer stops a campaign early: what it found is merged,
+# and the line says "stopped".
+#
+# AddressSanitizer runs without allocation stacks (malloc_context_size=0,
+# unless ASAN_OPTIONS says otherwise): recording one at every allocation
+# cost a quarter of the campaign's CPU, and a report still names the
+# access and its stack; run the kept input again (Fuzz/run.sh, or the
+# tests) for the allocation's.
 #
 # The commit is HEAD's; "+changes" follows it when the fuzzed code (Sources,
 # Fuzz/FuzzProperties, the entries, the manifests) differs from HEAD.
@@ -65,6 +73,7 @@ limits=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len="$max
 [ -n "$runs" ] && limits+=(-runs="$runs")
 echo "== campaign: $target for ${seconds}s${runs:+ or $runs runs} on $commit (log: $log)"
 status=0
+export ASAN_OPTIONS="${ASAN_OPTIONS:-malloc_context_size=0}"
 SWIFT_BACKTRACE=enable=no "$binary" "${inputs[@]}" "${limits[@]}" "${dictionary[@]}" -artifact_prefix="$work/" >"$log" 2>&1 || status=$?
 
 # libFuzzer prints `#N INITED cov: C ft: F …` once the corpus is loaded and
@@ -79,6 +88,10 @@ cov_end="$(field cov "$last")" ft_end="$(field ft "$last")"
 
 if [ "$status" -eq 0 ]; then
     result="clean"
+elif [ "$status" -eq 72 ]; then
+    # libFuzzer's exit code for an interrupted run (-interrupted_exitcode).
+    result="clean, stopped early"
+    status=0
 else
     artifact="$(ls -1t "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* 2>/dev/null | head -n 1 || true)"
     result="FAILED (exit $status${artifact:+, input Fuzz/.work/$target/$(basename "$artifact")})"
