@@ -33,6 +33,19 @@ private func retryLines(_ run: ChatRun) -> [Substring] {
     run.stderr.split(separator: "\n").filter { $0.hasPrefix("chat: retry ") }
 }
 
+/// How often the answer's text appears in `text`.
+private func answerCount(_ text: String) -> Int {
+    text.components(separatedBy: "Recovered.").count - 1
+}
+
+/// The wait between the first two requests the server saw (0 when it saw
+/// fewer). The first retry waits 0.5 s less up to 25% jitter, at most
+/// 0.5 s: a server clock's gap in [0.37, 3] is that wait, with room for a
+/// loaded machine.
+private func firstWait(_ server: ChatScript) throws -> Double {
+    try server.gaps().first ?? 0
+}
+
 @Suite(.enabled(if: TestPaths.serverAvailable && chatExecutable != nil, "needs python3 and the built claude-stream"))
 struct ChatRetryTests {
     @Test(arguments: [(503, "api_error"), (529, "overloaded_error"), (500, "api_error"), (408, "timeout_error"), (409, "api_error")])
@@ -47,7 +60,8 @@ struct ChatRetryTests {
         #expect(lines.count == 1, "\(run.stderr)")
         #expect(lines.first?.hasPrefix("chat: retry 1 of 2 in 0.") == true)
         #expect(lines.first?.contains("HTTP \(status)") == true)
-        #expect(try server.gaps()[0] >= 0.37)
+        let wait = try firstWait(server)
+        #expect(wait >= 0.37 && wait < 3, "\(wait) s")
     }
 
     @Test func rateLimitedWaitsRetryAfterMilliseconds() throws {
@@ -55,7 +69,8 @@ struct ChatRetryTests {
         let run = try runChat(["Hi", "--final-json", "--base-url", server.base])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try server.recorded().count == 2)
-        #expect(try server.gaps()[0] >= 1.49)
+        let wait = try firstWait(server)
+        #expect(wait >= 1.49 && wait < 4, "\(wait) s")
         #expect(retryLines(run).first?.hasPrefix("chat: retry 1 of 2 in 1.50 s") == true, "\(run.stderr)")
     }
 
@@ -65,16 +80,23 @@ struct ChatRetryTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try server.recorded().count == 2)
         #expect(retryLines(run).count == 1)
+        #expect(answerCount(run.stdout) == 1, "\(run.stdout)")
+        let wait = try firstWait(server)
+        #expect(wait >= 0.37 && wait < 3, "\(wait) s")
     }
 
     @Test func aStreamCutMidWayIsSentAgainAndPrintedOnce() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let transcript = scratch.path + "/t.json"
-        let server = try ChatScript([broken(), answer])
+        // Cut after the text delta: the broken attempt had shown the answer.
+        let server = try ChatScript([broken(after: 420), answer])
         let run = try runChat(["Hi", "--final-json", "--transcript", transcript, "--base-url", server.base])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").count == 1)
+        #expect(answerCount(run.stdout) == 1, "\(run.stdout)")
+        let wait = try firstWait(server)
+        #expect(wait >= 0.37 && wait < 3, "\(wait) s")
         let bodies = try server.bodies()
         #expect(bodies.count == 2)
         #expect(bodies[0] == bodies[1])
@@ -92,6 +114,11 @@ struct ChatRetryTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try server.recorded().count == 2)
         #expect(run.stdout.split(separator: "\n").count == 1)
+        #expect(answerCount(run.stdout) == 1, "\(run.stdout)")
+        let lines = retryLines(run)
+        #expect(lines.count == 1 && lines.first?.contains("sending the round again") == true, "\(run.stderr)")
+        let wait = try firstWait(server)
+        #expect(wait >= 0.37 && wait < 3, "\(wait) s")
     }
 
     @Test func aRenderedAnswerSaysItRestarted() throws {

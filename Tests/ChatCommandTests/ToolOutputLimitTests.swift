@@ -36,6 +36,11 @@ struct ToolOutputLimitTests {
         #expect(result?["content"]?.stringValue == "[binary output, 100000000 bytes, not sent]", "\(String(describing: result))")
         #expect(result?["is_error"] == nil)
         #expect((requestBytes ?? .max) < 10_000, "\(String(describing: requestBytes)) bytes")
+        // Bounded by the cap, not by the 100 MB written (it was 385 MiB when
+        // the first 16 MiB were kept and escaped).
+        if ProgramUnderTest.peakMeter != nil && !ProgramUnderTest.underAddressSanitizer {
+            #expect(run.peakResidentBytes > 0 && run.peakResidentBytes < 200 << 20, "peak \(run.peakResidentBytes >> 20) MiB")
+        }
     }
 
     @Test func longTextIsCutToTheDefaultMebibyte() throws {
