@@ -110,7 +110,7 @@ enum JSONBenchmarks {
         // document outgrows the region pool's 16 MiB of kept pages, so every
         // run faults ~6,300 pages more than the small documents, ~1.4x of
         // its ratio, which put the verdict on either side of the line from
-        // run to run. The pool's bound is a memory trade-off (RESULTS.md:
+        // run to run. The pool's bound is a memory trade-off (RESULTS-HISTORY.md:
         // JSON, a 64 MiB pool tried and dropped), and the row prints both.
         let net = median.probe.ratio - median.probe.faultShareOfRatio  // the median of the three
         row.target =

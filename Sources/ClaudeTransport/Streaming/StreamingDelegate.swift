@@ -204,7 +204,7 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 // Only the newest snapshot of a piece reaches the channel, so
                 // it is read once per piece, not kept per event (a snapshot
                 // kept per event costs a text stream a share of the core's
-                // CPU: Benchmarks/RESULTS.md, transport).
+                // CPU: Benchmarks/RESULTS-HISTORY.md, transport).
                 var changed = false
                 let failure = data.withUnsafeBytes { raw -> MessageStreamError? in
                     do throws(MessageStreamError) {
