@@ -29,6 +29,8 @@
 // Offsets. `streamPosition` counts every byte fed (BOM included); errors and
 // events carry offsets in that count, which never depend on chunking.
 
+import _ScanAcceleration
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,6 +48,9 @@ import Musl
 /// After an ``SSEError`` the parser is unusable: later feeds rethrow it.
 public struct SSEParser: Sendable {
     let activeLimits: SSELimits
+    /// Whether usual blocks are read in one step (SSEParser+WholeBlock.swift),
+    /// or every block line by line (`CLAUDE_STREAMING_GENERAL_PATH`).
+    let readsWholeBlocks = _scan_general_path() == 0
     var lineBuffer: [UInt8] = []
     var lineStartOffset = 0
     var pendingCR = false
@@ -189,7 +194,7 @@ public struct SSEParser: Sendable {
             // is read in one step, a run of them in one call unless a
             // block reader takes its turn at each boundary; anything else
             // goes line by line below.
-            if blockStartOffset < 0 && lineBuffer.isEmpty {
+            if blockStartOffset < 0 && lineBuffer.isEmpty && readsWholeBlocks {
                 if readsBlocks {
                     let taken = readBlocks(UnsafeRawBufferPointer(rebasing: chunk[p...]), chunkOffset &+ p)
                     if taken > 0 {

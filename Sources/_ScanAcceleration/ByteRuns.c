@@ -22,6 +22,7 @@
 // decodes each escape into the caller's buffer until the closing quote.
 
 #include "_ScanAcceleration.h"
+#include "GeneralPathSwitch.h"
 
 #include <string.h>
 
@@ -157,6 +158,9 @@ static inline __attribute__((always_inline)) size_t first_string_stop16(const ui
 static int avx2_usable = 0;
 
 __attribute__((constructor)) static void ask_for_avx2(void) {
+    // The switch is read here too: constructors of two files run in no
+    // set order, and with the general path the windows stay unused.
+    if (general_path_requested()) return;
     unsigned a = 0, b = 0, c = 0, d = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) return;
     unsigned lo, hi;
@@ -345,6 +349,7 @@ size_t _scan_json_string_run(const uint8_t *p, size_t i, size_t n) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (avx2_usable) return string_run32(p, i, n);
 #endif
+    if (__builtin_expect(_scan_general_path_only, 0)) return first_string_stop_bytes(p, i, n);
     return first_string_stop16(p, i, n);
 }
 
@@ -361,6 +366,7 @@ int _scan_json_string(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (avx2_usable) return scan_json_string32(p, i, n, out, capacity, end, written);
 #endif
+    if (__builtin_expect(_scan_general_path_only, 0)) return _scan_json_string_bytes(p, i, n, out, capacity, end, written);
     return scan_json_string16(p, i, n, out, capacity, end, written);
 }
 

@@ -9,12 +9,15 @@
 //
 // Read the general way, the SSE parser finds three line ends and sorts the
 // lines into fields, then the hot delta scanner reads the data again. Here
-// the block is compared against that form directly: the two line heads,
-// the JSON's fixed parts, the payload string (read by the string scan,
-// which stops at any control byte, so no CR or LF can hide inside it), then
-// `}}⏎⏎`. Every byte of the block is accounted for, so it is the SSE block
-// the parser would have dispatched, with this data, and nothing else: no
-// line end to search for, and one pass over the payload.
+// the block is matched in one pass: ServerSentEvents' `_SSEUsualBlock`
+// checks the framing in the API's exact form (the field heads, the event
+// type `content_block_delta`, the line ends, the blank line, the limits)
+// and asks this file for the data value, read as the delta's JSON in the
+// API's layout, its payload by the string scan (which stops at any control
+// byte, so no CR or LF can hide inside it), up to `}}`. Every byte of the
+// block is accounted for, so it is the SSE block the parser would have
+// dispatched, with this data, and nothing else: no line end to search
+// for, and one pass over the payload.
 //
 // The SSE parser offers the rest of each chunk at block boundaries where it
 // holds nothing (`SSEParser.feed(_:readingBlocks:onEvent:)`); blocks are
@@ -26,12 +29,13 @@
 // read; the chunking and fuzz tests hold the two paths to that.
 //
 // Worked example: at offset 0 of a chunk, `event: content_block_delta⏎`
-// (27 bytes) and `data: ` (6) match; the JSON head through `"index":`
-// matches, the index reads 0, `,"delta":{"type":"` and
-// `text_delta","text":"` match; the string scan stops at the quote after
-// `Hello` (no escapes: the payload stays in the chunk); `}}⏎⏎` follows.
-// The block ends at 136: the payload is appended, a snapshot is handed
-// out, and the next block is tried at 136.
+// and `data: ` match as two words and a literal. In the data value the
+// JSON head through `"index":` matches, the index reads 0,
+// `,"delta":{"type":"text_delta","text":"` matches, the string scan stops
+// at the quote after `Hello` (no escapes: the payload stays in the chunk),
+// and `}}` ends the value before an LF and the blank line. The block ends
+// at 136: the payload is appended, a snapshot is handed out, and the next
+// block is tried at 136.
 
 import ServerSentEvents
 
@@ -43,27 +47,15 @@ extension HotDeltaScanner {
     /// - Complexity: O(size of the block).
     @inline(__always)
     mutating func scanBlock(_ rest: UnsafeRawBufferPointer, from start: Int, limits: SSELimits) -> (delta: HotDelta, end: Int)? {
-        var reader = ByteReader(rest, at: start)
-        // The event line is optional (the type is not what the accumulator
-        // reads), but only in this exact form: any other line goes the
-        // general way. Each head is one literal, compared a word at a time.
-        let hasEventLine: Bool
-        if reader.consumeLiteral(#"event: content_block_delta\#ndata: {"type":"content_block_delta","index":"#) {
-            hasEventLine = true
-        } else if reader.consumeLiteral(#"data: {"type":"content_block_delta","index":"#) {
-            hasEventLine = false
-        } else {
-            return nil
+        var delta: HotDelta?
+        let end = _SSEUsualBlock<Void>.readExact(rest, from: start, eventType: "content_block_delta", limits: limits) { value in
+            var reader = ByteReader(rest, at: value)
+            guard let read = canonicalHeadAndPayload(&reader), reader.consumeLiteral("}}") else { return nil }
+            delta = read
+            return reader.position
         }
-        let dataLine = start &+ (hasEventLine ? 27 : 0)
-        let data = dataLine &+ 6
-        guard let delta = canonicalIndexAndPayload(&reader), reader.consumeLiteral("}}\n\n") else { return nil }
-        let dataEnd = reader.position &- 2
-        // Within the parser's limits, or the parser must read it to report them.
-        guard dataEnd &- dataLine <= limits.maxLineBytes, dataEnd &- data <= limits.maxEventBytes,
-            !hasEventLine || limits.maxLineBytes >= 26
-        else { return nil }
-        return (delta, reader.position)
+        guard let end, let delta else { return nil }
+        return (delta, end)
     }
 }
 

@@ -14,7 +14,7 @@ extension MessageAccumulator {
     @_spi(FuzzTesting) public static func _checkHotPathAgreement(_ data: UnsafeRawBufferPointer) -> String? {
         if let boundary = BoundaryEvent.read(data), let differs = checkAgreement(boundary, data) { return differs }
         var scanner = HotDeltaScanner()
-        guard let delta = scanner.scan(data) else { return nil }
+        guard let delta = scanner.scanCanonical(data) else { return nil }
         let payload: [UInt8] =
             delta.payloadIsInData
             ? Array(UnsafeRawBufferPointer(rebasing: data[delta.payloadRange]))

@@ -40,11 +40,6 @@ enum HotDeltaKind: UInt8, CaseIterable {
         }
     }
 
-    init?(deltaType: UnsafeRawBufferPointer) {
-        guard let kind = Self.first(where: { equals(deltaType, $0.wireName) }) else { return nil }
-        self = kind
-    }
-
     /// The first kind, in table order, that `matches`. Walks the raw
     /// values rather than `allCases`, which builds an array on every call
     /// (this runs once per event).
@@ -62,8 +57,6 @@ enum HotDeltaKind: UInt8, CaseIterable {
         guard let kind = Self.first(where: { $0.wireName.description == deltaType }) else { return nil }
         self = kind
     }
-
-    func isPayloadKey(_ key: UnsafeRawBufferPointer) -> Bool { equals(key, payloadField) }
 }
 
 /// A decoded hot delta.
@@ -84,14 +77,6 @@ struct HotDeltaScanner {
 
     /// The unescaped payload of the last scan whose string had escapes.
     var unescaped: [UInt8] { Array(unescapedBuffer[0..<unescapedCount]) }
-
-    /// Reads `data` as a hot delta, or returns nil (use the full parser).
-    ///
-    /// - Complexity: O(`data.count`), one pass.
-    mutating func scan(_ data: UnsafeRawBufferPointer) -> HotDelta? {
-        if let delta = scanCanonical(data) { return delta }
-        return scanAnyOrder(data)
-    }
 
     /// The exact byte layout the API sends, checked by prefix compares:
     /// `{"type":"content_block_delta","index":N,"delta":{"type":"T","F":"…"}}`
@@ -125,74 +110,6 @@ struct HotDeltaScanner {
         if !payload.inData { unescapedCount = payload.range.count }
         return HotDelta(index: index, kind: kind, payloadRange: payload.range, payloadIsInData: payload.inData)
     }
-
-    /// The same event with its keys in any order and any whitespace.
-    mutating func scanAnyOrder(_ data: UnsafeRawBufferPointer) -> HotDelta? {
-        var reader = ByteReader(data)
-        guard reader.consume(0x7B) else { return nil }  // {
-        var sawType = false
-        var index: Int?
-        var delta: (kind: HotDeltaKind, payload: Range<Int>, inData: Bool)?
-        var first = true
-        while true {
-            reader.skipWhitespace()
-            if reader.consume(0x7D) { break }  // }
-            if !first {
-                guard reader.consume(0x2C) else { return nil }
-                reader.skipWhitespace()
-            }
-            first = false
-            guard let key = reader.plainString(), reader.colon() else { return nil }
-            if equals(key, "type") {
-                guard !sawType, let value = reader.plainString(), equals(value, "content_block_delta") else { return nil }
-                sawType = true
-            } else if equals(key, "index") {
-                guard index == nil, let value = reader.smallInteger() else { return nil }
-                index = value
-            } else if equals(key, "delta") {
-                guard delta == nil, let read = readDelta(&reader) else { return nil }
-                delta = read
-            } else {
-                return nil
-            }
-        }
-        reader.skipWhitespace()
-        guard reader.atEnd, sawType, let index, let delta else { return nil }
-        return HotDelta(index: index, kind: delta.kind, payloadRange: delta.payload, payloadIsInData: delta.inData)
-    }
-
-    /// Reads the `delta` object: its `type` and its one payload string.
-    private mutating func readDelta(_ reader: inout ByteReader) -> (HotDeltaKind, Range<Int>, Bool)? {
-        reader.skipWhitespace()
-        guard reader.consume(0x7B) else { return nil }
-        var kind: HotDeltaKind?
-        var payloadKey: UnsafeRawBufferPointer?
-        var payload: (range: Range<Int>, inData: Bool)?
-        var first = true
-        while true {
-            reader.skipWhitespace()
-            if reader.consume(0x7D) { break }
-            if !first {
-                guard reader.consume(0x2C) else { return nil }
-                reader.skipWhitespace()
-            }
-            first = false
-            guard let key = reader.plainString(), reader.colon() else { return nil }
-            if equals(key, "type") {
-                guard kind == nil, let value = reader.plainString(), let k = HotDeltaKind(deltaType: value) else { return nil }
-                kind = k
-            } else if payloadKey == nil {
-                payloadKey = key
-                guard let read = reader.string(unescapingInto: &unescapedBuffer) else { return nil }
-                if !read.inData { unescapedCount = read.range.count }
-                payload = read
-            } else {
-                return nil
-            }
-        }
-        guard let kind, let payloadKey, let payload, kind.isPayloadKey(payloadKey) else { return nil }
-        return (kind, payload.range, payload.inData)
-    }
 }
 
 /// A cursor over bytes with the few JSON reads the scanner needs.
@@ -224,13 +141,6 @@ struct ByteReader {
         while let b = peek(), Self.isWhitespace(b) { position += 1 }
     }
 
-    mutating func colon() -> Bool {
-        skipWhitespace()
-        guard consume(0x3A) else { return false }
-        skipWhitespace()
-        return true
-    }
-
     /// Consumes `literal` if the input continues with it.
     @inline(__always)
     mutating func consumeLiteral(_ literal: StaticString) -> Bool {
@@ -260,16 +170,6 @@ struct ByteReader {
     @inline(__always)
     private var chunkBytes: UnsafePointer<UInt8>? {
         base.baseAddress?.assumingMemoryBound(to: UInt8.self)
-    }
-
-    /// A string without escapes or non-ASCII bytes, returned in place.
-    mutating func plainString() -> UnsafeRawBufferPointer? {
-        guard consume(0x22), let p = chunkBytes else { return nil }
-        let start = position
-        position = _JSONStringReader.skipPlain(p, position, base.count)
-        guard peek() == 0x22 else { return nil }
-        position += 1
-        return UnsafeRawBufferPointer(rebasing: base[start..<(position - 1)])
     }
 
     /// A non-negative integer without sign, fraction or exponent, < 10^15.
@@ -325,7 +225,8 @@ struct ByteReader {
 
 /// `memcmp(a, b, n) == 0`, inline. The table's names are not compile-time
 /// constants where they are compared, so `memcmp` would be a call per name
-/// (+1.7M instructions on the 4 MiB tool stream). The tail is one load that
+/// (a cost plain to see on the tool stream; Benchmarks/RESULTS-HISTORY.md,
+/// figures once in source comments). The tail is one load that
 /// overlaps the previous one (and a short name two overlapping loads), so
 /// no name takes a byte-by-byte loop.
 @inline(__always)

@@ -21,6 +21,7 @@
 public import AWSEventStream
 public import IncrementalJSON
 public import ServerSentEvents
+import _ScanAcceleration
 
 /// Which text blocks carry structured output (JSON to parse as it streams).
 public enum StructuredOutputSelection: Sendable, Hashable {
@@ -270,9 +271,15 @@ struct AccumulatorState: Sendable {
     /// is not `.none`), asked once here rather than on every text delta.
     let parsesStructuredOutput: Bool
 
+    /// Whether the usual deltas and the block starts, stops and pings are
+    /// read without a tree (off with `CLAUDE_STREAMING_GENERAL_PATH`:
+    /// every event is parsed).
+    let readsUsualEvents: Bool
+
     init(options: MessageAccumulatorOptions) {
         self.options = options
         parsesStructuredOutput = options.structuredOutput != .none
+        readsUsualEvents = _scan_general_path() == 0
     }
 
     mutating func fail(_ kind: MessageStreamError.Kind, eventIndex: Int?, byteOffset: Int) {
@@ -294,18 +301,14 @@ struct AccumulatorState: Sendable {
         eventIndex += 1
         do throws(EventFailure) {
             // The usual delta first, then the block starts, stops and pings
-            // (BoundaryEvents.swift), then deltas in other layouts; only
-            // what none of them reads is parsed into a tree.
-            if let delta = scanner.scanCanonical(data) {
+            // (BoundaryEvents.swift); only what neither reads is parsed
+            // into a tree.
+            if readsUsualEvents, let delta = scanner.scanCanonical(data) {
                 try applyHotDelta(delta, data: data)
                 return true
             }
             eventDataBytes = data.count
-            if let changed = try applyBoundary(data) { return changed }
-            if let delta = scanner.scanAnyOrder(data) {
-                try applyHotDelta(delta, data: data)
-                return true
-            }
+            if readsUsualEvents, let changed = try applyBoundary(data) { return changed }
             let event: JSONValue
             do throws(JSONParseError) {
                 event = try JSONValue.parse(data, options: options.json)

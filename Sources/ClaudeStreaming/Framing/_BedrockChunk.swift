@@ -15,6 +15,7 @@
 
 import IncrementalJSON
 import _Base64Acceleration
+import _ScanAcceleration
 
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +39,8 @@ func unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8], o
     // Bedrock's own layout, {"bytes":"…"} or {"bytes":"…","p":"…"}, in one
     // pass; anything else (an escape, another member, bad base64) is read
     // again by the general scanner below, which also says what is wrong.
-    if let count = decodeBedrockLayout(payload, into: &event) { return .event(count: count) }
+    // (Not with `CLAUDE_STREAMING_GENERAL_PATH`: the scanner reads every payload.)
+    if _scan_general_path() == 0, let count = decodeBedrockLayout(payload, into: &event) { return .event(count: count) }
     var scanner = ChunkScanner(bytes: payload)
     switch scanner.findBytesMember() {
     case .found(let range):

@@ -4,7 +4,10 @@
 // cut anywhere by a chunk end (IncrementalJSONParser+Strings.swift keeps
 // that state), and ClaudeStreaming's hot delta scanner, which reads one
 // whole event and declines anything unusual. Both read a string the same
-// way, so the way is written once, here:
+// way, so the Swift side of the way is written once, here. The C scans
+// (ByteRuns.c) apply the same rules sixteen or thirty-two bytes a step;
+// `StringRulesAgreementTests` holds the two to each other over every
+// escape and every UTF-8 lead byte. The rules:
 //
 // - A *run* is everything up to the next byte that needs attention. Plain
 //   ASCII and well-formed multi-byte characters (checked in place against

@@ -7,7 +7,8 @@
 // parser never runs a separate CR search ahead over the chunk: such a
 // search pulls the whole chunk from memory before any parsing starts, and
 // on a stream larger than the cache that wait is not hidden behind the
-// parsing (it cost a quarter of the time at 64 MiB). A libc memchr finds
+// parsing (a large share of the time on such a stream; see
+// Benchmarks/RESULTS-HISTORY.md, SSE and AWS framing). A libc memchr finds
 // one byte value only, and its call costs its entry checks and the
 // registers saved around it; these functions are `static inline` in the
 // header so that the compiler inlines them into the Swift caller. With

@@ -12,6 +12,11 @@
 
 #include "LineEnd.h"
 
+/// 1 when CLAUDE_STREAMING_GENERAL_PATH was set (not empty, not "0") as
+/// the library loaded: every fast reader is off and the string scans take
+/// their byte loops (GeneralPath.c); else 0. Read once, never changed.
+int _scan_general_path(void);
+
 /// The first index in [i, n) that ends a run of a JSON string's contents
 /// that needs no attention, or n: a '"', a '\\', a control byte (< 0x20),
 /// or the lead byte of a UTF-8 sequence that is ill-formed or cut by n.

@@ -37,9 +37,10 @@ import Testing
 
     /// Blocks the parser must read: each differs from the form in one way.
     @Test(arguments: [
-        "event:content_block_delta\ndata: X\n\n", "event: content_block_delta\r\ndata: X\n\n",
-        "event: content_block_delta\ndata: X\r\n\r\n", "event: content_block_delta\ndata: X\n",
-        "event: message_delta\ndata: X\n\n", "data:X\n\n", "id: 1\ndata: X\n\n", ": c\ndata: X\n\n",
+        "event:content_block_delta\ndata: X\n\n", "data:X\n\n", "event: content_block_delta\ndata:X\n\n",
+        "event: content_block_delta\r\ndata: X\n\n", "event: content_block_delta\ndata: X\r\n\r\n",
+        "event: content_block_delta\ndata: X\n", "event: message_delta\ndata: X\n\n", "event: content_block_deltas\ndata: X\n\n",
+        "event:  content_block_delta\ndata: X\n\n", "data:  X\n\n", "id: 1\ndata: X\n\n", ": c\ndata: X\n\n",
         "event: content_block_delta\ndata: X\ndata: X\n\n", "event: content_block_delta\ndata: X \n\n",
     ])
     func nearMissesAreLeftToTheParser(_ shape: String) {
@@ -47,6 +48,13 @@ import Testing
         #expect(scanBlock(shape.replacingOccurrences(of: "X", with: json)) == nil, "\(shape.debugDescription)")
         let spaced = #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"} }"#
         #expect(scanBlock("data: \(spaced)\n\n") == nil)
+    }
+
+    /// The accumulator follows the one switch (`CLAUDE_STREAMING_GENERAL_PATH`,
+    /// GeneralPath.c): off, every event goes through the parser and the tree.
+    @Test func theAccumulatorFollowsTheGeneralPathSwitch() {
+        let requested = ProcessInfo.processInfo.environment["CLAUDE_STREAMING_GENERAL_PATH"].map { !$0.isEmpty && $0 != "0" } ?? false
+        #expect(MessageAccumulator().state.readsUsualEvents == !requested)
     }
 
     /// Cut anywhere, a block is not read: the chunk's end may fall inside it.
