@@ -3,13 +3,15 @@
 //
 // Slicing-by-16: sixteen 256-entry tables (16 KiB, L1-resident) let the loop
 // fold 16 input bytes per step with independent table loads instead of one
-// dependent load per byte (~400 MB/s); slicing-by-8 measured 1.44 GB/s of
-// framing here, by-16 is what the Bedrock framing target needs.
+// dependent load per byte, several times slower; by-16 rather than by-8 is
+// what the Bedrock framing target needs (Benchmarks/RESULTS-HISTORY.md, SSE
+// and AWS framing).
 // On x86_64 with PCLMULQDQ, everything of 8 bytes and more goes to
 // carry-less multiplication (_CRC32Acceleration, C): 64 bytes per fold, the
 // tail and the final reduction included, so a message costs no table loads
-// (the lane and tail the tables used to finish were a third of the Bedrock
-// framing's time). The tables do shorter pieces, and everything on other CPUs.
+// (the lane and tail the tables used to finish took more of the Bedrock
+// framing's time than the fold itself). The tables do shorter pieces, and
+// everything on other CPUs.
 // The tables are built once and reached through a raw pointer so the loop
 // has no bounds checks or lazy-initialisation checks inside it.
 

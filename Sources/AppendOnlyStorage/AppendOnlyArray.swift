@@ -42,7 +42,8 @@
 // `@inlinable` (specialised and inlined in the caller, as they were when
 // both lived in one module). The growth paths are `@inlinable` too, though
 // never inlined: left generic, each growth looked up the storage's generic
-// metadata at run time (+12% instructions on the mixed benchmark stream).
+// metadata at run time, a clear cost on the mixed benchmark stream
+// (Benchmarks/RESULTS-HISTORY.md, accumulator: `feed` by instructions).
 //
 // Invariants (checked by `_checkInvariants()` after every mutation when
 // APPEND_ONLY_STORAGE_INTERNAL_CHECKS is set, as it is in debug builds):
@@ -71,8 +72,9 @@ package final class _AppendOnlyStorage<Element>: @unchecked Sendable {
     // Exclusivity unchecked: `capacity` and `base` are read on every append
     // from code inlined into other modules, where the compiler cannot prove
     // accesses exclusive and would check each one at run time
-    // (swift_beginAccess: +6% instructions on a text stream). The one
-    // writer, `_resize`, runs only while the storage is uniquely referenced.
+    // (a `swift_beginAccess` call each, a clear cost on a text stream; see
+    // Benchmarks/RESULTS-HISTORY.md, accumulator). The one writer,
+    // `_resize`, runs only while the storage is uniquely referenced.
     @exclusivity(unchecked) @usableFromInline package private(set) var capacity: Int
     @usableFromInline package let claimed: Atomic<Int>
     @exclusivity(unchecked) @usableFromInline package private(set) var base: UnsafeMutablePointer<Element>

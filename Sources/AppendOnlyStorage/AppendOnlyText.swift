@@ -80,7 +80,7 @@ public struct AppendOnlyText: Sendable {
 
     /// The shared buffer behind this text (nil for inline text), so tests
     /// can check that snapshots share rather than copy.
-    package var _storageIdentity: ObjectIdentifier? {
+    package var storageIdentity: ObjectIdentifier? {
         switch _storage {
         case .shared(let bytes): bytes._storage.map(ObjectIdentifier.init)
         case .slice(let storage, _): ObjectIdentifier(storage)
@@ -195,7 +195,7 @@ public struct AppendOnlyText: Sendable {
     /// - Complexity: O(`utf8Count`).
     public var string: String {
         withUTF8 { bytes in
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<_completeCharacterPrefix(bytes)]), as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<completeCharacterPrefix(bytes)]), as: UTF8.self)
         }
     }
 
@@ -203,7 +203,7 @@ public struct AppendOnlyText: Sendable {
     ///
     /// - Complexity: O(1).
     public var endsInsideCharacter: Bool {
-        withUTF8 { _completeCharacterPrefix($0) != $0.count }
+        withUTF8 { completeCharacterPrefix($0) != $0.count }
     }
 }
 
@@ -268,7 +268,7 @@ extension AppendOnlyText {
 }
 
 /// Length of `bytes` without a trailing, possibly-unfinished UTF-8 sequence.
-package func _completeCharacterPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+package func completeCharacterPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     let n = bytes.count
     // Walk back over at most 3 continuation bytes to the lead byte.
     var i = n

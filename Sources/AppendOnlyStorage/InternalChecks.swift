@@ -11,8 +11,8 @@
 
 #if APPEND_ONLY_STORAGE_INTERNAL_CHECKS
 /// True: the invariant checks run after every mutation in this build.
-package let _internalChecksEnabled = true
+package let internalChecksEnabled = true
 #else
 /// False: the invariant checks are compiled out of this build.
-package let _internalChecksEnabled = false
+package let internalChecksEnabled = false
 #endif

@@ -15,32 +15,35 @@
 // page would make a few written bytes cost 2 MiB). The whole mapping is
 // writable from the start, so a claim needs no check beyond the capacity;
 // making pages usable with `mprotect` as they fill instead needed an atomic
-// read on every append, which cost the whole-document parse 20% more
-// instructions. What that costs elsewhere is bounded: at most
-// `maxLiveRegions` regions and `maxReservedBytes` of address space at once
-// (a process has ~65,000 mappings to spend, some systems little address
-// space, and under strict overcommit a writable mapping is charged whole);
-// past that, or when the system declines, storage uses `malloc`.
+// read on every append, which made the whole-document parse markedly
+// costlier (Benchmarks/RESULTS-HISTORY.md, JSON). What that costs elsewhere
+// is bounded: at most `maxLiveRegions` regions and `maxReservedBytes` of
+// address space at once (a process has ~65,000 mappings to spend, some
+// systems little address space, and under strict overcommit a writable
+// mapping is charged whole); past that, or when the system declines, storage
+// uses `malloc`.
 //
 // A buffer that grows past `privateThreshold` moves into a region even when
 // nothing holds it, and a released region goes back to a small pool, its
 // pages still mapped. The next large buffer, usually the next message's
 // text, then writes into pages that are already there: faulting in fresh
-// zeroed pages cost ~1.9 µs per 4 KiB page here, 8% of the time to
-// accumulate a 16 MiB text stream, a cost `malloc` hides for small buffers
-// (its heap is reused) but not for large ones (each is a fresh mapping
-// until its mmap threshold has adapted). Like `malloc`'s retained heap, the
-// pool costs resident memory while idle, so it keeps at most
-// `maxPooledRegions` regions and `maxPooledBytes` of written pages, and
+// zeroed pages is a real share of the time to accumulate a 16 MiB text
+// stream (Benchmarks/RESULTS-HISTORY.md, accumulator), a cost `malloc`
+// hides for small buffers (its heap is reused) but not for large ones (each
+// is a fresh mapping until its mmap threshold has adapted). Like `malloc`'s
+// retained heap, the pool costs resident memory while idle, so it keeps at
+// most `maxPooledRegions` regions and `maxPooledBytes` of written pages, and
 // unmaps anything past that. Marking pooled pages `MADV_FREE` (reclaimable)
-// was tried: writing to them again made a 1 MiB parse 6-12% slower.
+// was tried: writing to them again made a parse slower
+// (Benchmarks/RESULTS-HISTORY.md, JSON).
 //
 // The bytes bound is what costs memory; the region bound only limits
 // mappings kept idle. A message with a large tool call keeps five regions
 // (its input text, three node columns, the string bytes), so a 16 MiB
 // stream of four such messages releases twenty: with room for sixteen, each
-// run of it unmapped four and faulted ~500 pages in again (~5% of its
-// time); with room for 64 it faults ~60.
+// run of it unmapped four and faulted their pages in again, a visible share
+// of its time; with room for 64 it faults few (Benchmarks/RESULTS-HISTORY.md,
+// accumulator).
 //
 // Invariants (`checkInvariants()` on every region handed out or given
 // back, debug builds): a region starts on a page boundary and spans whole

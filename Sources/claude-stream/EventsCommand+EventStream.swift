@@ -30,7 +30,7 @@ struct EventStreamLines {
         let isChunk = (messageType == nil || Self.equal(messageType, "event")) && Self.equal(eventType, "chunk")
         guard isChunk else { return Self.appendHeadersLine(message, to: &out) }
         event.removeAll(keepingCapacity: true)
-        if let problem = EventFraming._decodeBedrockChunk(message.payload, into: &event) {
+        if let problem = EventFraming.decodeBedrockChunk(message.payload, into: &event) {
             throw EventsFailure(description: "offset \(message.streamOffset): \(problem)")
         }
         let type = (try? JSONValue.parse(event))?["type"]?.stringValue.map { Array($0.utf8) }

@@ -110,7 +110,7 @@ struct StreamInput {
         }
         // Page-aligned: malloc hands out a buffer this large at 16 bytes past a
         // page, and the kernel's copy into a destination not aligned like the
-        // page cache's source took about twice as long (Benchmarks/RESULTS-HISTORY.md, command line).
+        // page cache's source was much slower (Benchmarks/RESULTS-HISTORY.md, command line).
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: Self.pieceAlignment)
         defer { buffer.deallocate() }
         while true {

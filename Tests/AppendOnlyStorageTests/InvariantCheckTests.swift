@@ -14,14 +14,14 @@ import Testing
     /// without the flag would make every test here vacuous, so say so.
     @Test func debugBuildsCompileTheChecksIn() {
         #if DEBUG
-        #expect(_internalChecksEnabled, "APPEND_ONLY_STORAGE_INTERNAL_CHECKS is not set in a debug build")
+        #expect(internalChecksEnabled, "APPEND_ONLY_STORAGE_INTERNAL_CHECKS is not set in a debug build")
         #endif
     }
 
     /// A value whose count runs past what its storage claimed is caught by
     /// the check, so the checks in the other tests can fail.
     @Test func aBrokenArrayTraps() async {
-        guard _internalChecksEnabled else { return }
+        guard internalChecksEnabled else { return }
         await #expect(processExitsWith: .failure) {
             let array = AppendOnlyArray<UInt8>([1, 2, 3])
             array._storage?.claimed.store(1, ordering: .relaxed)
@@ -32,7 +32,7 @@ import Testing
     /// A region off a page boundary, given to a pool, traps (the pool
     /// checks each region it keeps).
     @Test func aBrokenRegionTraps() async {
-        guard _internalChecksEnabled else { return }
+        guard internalChecksEnabled else { return }
         await #expect(processExitsWith: .failure) {
             guard let base = UnsafeMutableRawPointer(bitPattern: (1 << 12) + 1) else { return }
             var pool = RegionPool(maxRegions: 2, maxBytes: 1 << 20)

@@ -64,12 +64,12 @@ import Testing
             Issue.record("expected both strings to be slices of the document")
             return
         }
-        #expect(first._storageIdentity == second._storageIdentity)
+        #expect(first.storageIdentity == second.storageIdentity)
         first.append("!")
         #expect(first.string == "first string, long enough!")
         #expect(parsed[0]?.stringValue == "first string, long enough")
         #expect(parsed[1]?.stringValue == "second string, long enough")
-        #expect(first._storageIdentity != second._storageIdentity)
+        #expect(first.storageIdentity != second.storageIdentity)
     }
 
     /// Repeated keys are stored once; distinct keys, including ones that

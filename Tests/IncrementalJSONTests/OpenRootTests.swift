@@ -1,4 +1,4 @@
-// `IncrementalJSONParser._openRoot`, the partial value that a message
+// `IncrementalJSONParser.openRoot`, the partial value that a message
 // snapshot keeps for a streaming tool input, must be the parser's `value`
 // whenever that value is an open top-level array or object, and nil
 // otherwise (the holder then reads `value` itself). Checked at every byte
@@ -34,7 +34,7 @@ import Testing
             }
             let value = parser.value
             let isOpenContainer = value.map { !$0.isComplete && ($0.arrayValue != nil || $0.objectValue != nil) } ?? false
-            guard let root = parser._openRoot else {
+            guard let root = parser.openRoot else {
                 #expect(!isOpenContainer, "\(text) prefix \(offset + 1): no open root, but the value is an open container")
                 continue
             }
@@ -46,7 +46,7 @@ import Testing
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let opensContainer = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         #expect((openRoots > 0) == opensContainer, "\(text): \(openRoots) open roots")
-        #expect(parser._openRoot == nil || !parser.isComplete)
+        #expect(parser.openRoot == nil || !parser.isComplete)
     }
 
     @Test(arguments: [PartialStringPolicy.visible, .hidden])

@@ -92,7 +92,7 @@ import Testing
             let text = try #require(snapshot["log"]?[0]?.text)
             #expect(text.utf8Count == lastCount + 100)
             lastCount = text.utf8Count
-            if let storage = text._storageIdentity { buffers.insert(storage) }
+            if let storage = text.storageIdentity { buffers.insert(storage) }
         }
         #expect(buffers.count <= 20)  // log2(1 MB / 16) doublings
         // The earliest snapshot still sees exactly its own prefix.

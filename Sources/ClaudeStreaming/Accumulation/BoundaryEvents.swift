@@ -7,14 +7,14 @@
 //   {"type":"content_block_stop","index":2}
 //   {"type": "ping"}
 //
-// Parsed into a tree, each cost ~18,000 instructions on the mixed benchmark
-// stream (a parser, its storages and columns made and freed, then the
-// fields looked up by name), as much as ten deltas. Here the fixed parts
-// are compared as literals and the index read as digits; anything else
-// (another key, another order, whitespace but before the closing brace, a
-// number the scanner does not expect) goes to the full parser, which
-// handles it or reports its error with its place. So this path never
-// accepts what the full parser rejects.
+// Parsed into a tree, each cost as much as many deltas on the mixed
+// benchmark stream (a parser, its storages and columns made and freed, then
+// the fields looked up by name; Benchmarks/RESULTS-HISTORY.md, accumulator).
+// Here the fixed parts are compared as literals and the index read as
+// digits; anything else (another key, another order, whitespace but before
+// the closing brace, a number the scanner does not expect) goes to the full
+// parser, which handles it or reports its error with its place. So this
+// path never accepts what the full parser rejects.
 //
 // A start's `content_block` object is kept verbatim in its block (`start`),
 // so it is still a JSON value. But the usual ones repeat byte for byte in

@@ -3,7 +3,7 @@
 // Most events append to one open block: text, thinking, or the JSON of a
 // tool input or structured text. Writing each into the snapshot's content
 // would copy its copy-on-write box once an event (every held snapshot would
-// own a copy of the open blocks, ~200 bytes an event), so that block is
+// own a copy of the open blocks, for every event), so that block is
 // *live*: its growing bytes, its partial JSON value and its incremental
 // parser sit here, in `StreamingBlocks`, and nowhere else. After each
 // append the bytes and value are published into the snapshot's
@@ -21,7 +21,8 @@ import IncrementalJSON
 ///
 /// The live block's state is flat stored properties rather than one
 /// optional struct: reading `live?.index` out of an optional struct copied
-/// (and retained) the whole of it once an event, 9% of a text stream's feed.
+/// (and retained) the whole of it once an event, a clear cost on a text
+/// stream's feed (Benchmarks/RESULTS-HISTORY.md, accumulator).
 struct StreamingBlocks: Sendable {
     /// The live block's index, or -1 when no block is live.
     private var liveIndex = -1
@@ -32,10 +33,10 @@ struct StreamingBlocks: Sendable {
     private var liveBytes = AppendOnlyArray<UInt8>()
     /// The live partial value, when a JSON delta changed it since the block
     /// went live (nil: the block's own value stands).
-    private var liveValue: _OpenRoot?
+    private var liveValue: OpenRoot?
     /// The live JSON block's parser, fed in place. Not optional: feeding an
     /// optional's payload meant moving the whole parser out and back (or,
-    /// with `??`, copying it: ~2,200 instructions a tool-input delta).
+    /// with `??`, copying it, a large struct, on every tool-input delta).
     private var liveParser = IncrementalJSONParser()
     /// Whether `liveParser` belongs to the live block (else it is a placeholder).
     private var liveHasParser = false
@@ -67,11 +68,12 @@ struct StreamingBlocks: Sendable {
         // The snapshot's copy of the live bytes is the accumulator's own.
         // Growing a buffer that two values hold moves it into a reserved
         // region (a mapping, its pages faulted in fresh, and unmapped when
-        // the message goes: ~14 µs a block); growing one that only this
-        // value holds reallocs it in place. So the snapshot lets go before
-        // a growth, and the buffer stays shared (and goes to a region) only
-        // when a caller really holds an older snapshot. `showLive` below
-        // publishes it again.
+        // the message goes: system calls and faults for every such block);
+        // growing one that only this value holds reallocs it in place (see
+        // Benchmarks/RESULTS-HISTORY.md, accumulator). So the snapshot lets
+        // go before a growth, and the buffer stays shared (and goes to a
+        // region) only when a caller really holds an older snapshot.
+        // `showLive` below publishes it again.
         liveBytes._append(contentsOf: payload) { snapshot.content.releaseLiveBytes() }
         if liveParses && payload.count > 0, let outcome = parse(payload, options: options) {
             // A parse error, a top-level scalar or a finished value: rare
@@ -124,7 +126,7 @@ struct StreamingBlocks: Sendable {
         }
         // Inside the input's top-level container (nearly always): the live
         // value is that open root, taken without making a JSONValue.
-        if let root = liveParser._openRoot {
+        if let root = liveParser.openRoot {
             liveValue = root
             return nil
         }

@@ -24,7 +24,7 @@ extension ContentBlock {
 
     /// Takes back the state its live copy streamed: the bytes, and the
     /// partial value when a delta changed it.
-    mutating func adoptLive(_ kind: LiveKind, _ bytes: AppendOnlyArray<UInt8>, _ value: _OpenRoot?) {
+    mutating func adoptLive(_ kind: LiveKind, _ bytes: AppendOnlyArray<UInt8>, _ value: OpenRoot?) {
         let text = AppendOnlyText(_sharing: bytes)
         switch (kind, self) {
         case (.text, .text(var b)), (.structuredText, .text(var b)):

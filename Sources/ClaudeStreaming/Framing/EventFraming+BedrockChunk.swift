@@ -9,7 +9,7 @@ extension EventFraming {
     /// `event`, the Messages API event's JSON text. Returns nil on success,
     /// else what is wrong with the payload.
     /// - Complexity: O(payload.count).
-    package static func _decodeBedrockChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8]) -> String? {
+    package static func decodeBedrockChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8]) -> String? {
         switch unwrapChunk(payload, into: &event, options: JSONParserOptions()) {
         case .event(let count):
             event.removeSubrange(count...)

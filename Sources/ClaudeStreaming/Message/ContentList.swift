@@ -34,7 +34,7 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     var liveBytes: AppendOnlyArray<UInt8>
     /// The live block's partial value, when a JSON delta changed it since
     /// the block went live (nil: the block's own value stands).
-    var liveValue: _OpenRoot?
+    var liveValue: OpenRoot?
 
     init() {
         contentBlocks = ContentBlocks()
@@ -99,7 +99,7 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
 
     /// Publishes the live block's newest bytes and partial value.
     @inline(__always)
-    mutating func showLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
+    mutating func showLive(bytes: AppendOnlyArray<UInt8>, value: OpenRoot?) {
         // Usually the same buffer, longer: only the count moves.
         if !liveBytes._follow(bytes) { liveBytes = bytes }
         liveValue = value
@@ -114,7 +114,7 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     }
 
     /// Writes the live block's final state into it and ends the overlay.
-    mutating func endLive(bytes: AppendOnlyArray<UInt8>, value: _OpenRoot?) {
+    mutating func endLive(bytes: AppendOnlyArray<UInt8>, value: OpenRoot?) {
         guard let live = contentBlocks.live else { return }
         liveBytes = AppendOnlyArray()
         liveValue = nil
@@ -150,7 +150,7 @@ final class ContentBlocks: @unchecked Sendable {
     // @unchecked: mutated only through `ContentList.mutate`, after a
     // uniqueness check, by the one list that owns the box. Hence also no
     // run-time exclusivity checks: with them, `content.count` cost three
-    // `swift_beginAccess` calls (~180 instructions) on every snapshot.
+    // `swift_beginAccess` runtime calls on every snapshot.
     @exclusivity(unchecked) var settled: AppendOnlyArray<ContentBlock>
     /// The blocks from the first open one on are `tail[head...]`; the
     /// slots before `head` were moved to `settled` and are dropped in

@@ -5,7 +5,8 @@
 // Unknown fields (`iterations`, `server_tool_use`, new ones) are kept too,
 // in first-arrival order, so replay loses nothing. Where each key sits is
 // kept beside the fields, so a delta of k keys costs O(k), not O(k × fields)
-// (160,000 keys took 65 s with a scan per key).
+// (a scan per key made a delta of many keys quadratic; see
+// Benchmarks/RESULTS-HISTORY.md, command line).
 
 public import IncrementalJSON
 

@@ -75,12 +75,13 @@ func encodeString(_ text: AppendOnlyText, into out: inout [UInt8]) {
 /// (`_scan_json_string_run`); it stops at a character cut by the end of a
 /// piece as at an ill-formed one, and `validSequenceLength` tells which.
 /// (Skipping ASCII eight bytes at a time and validating each character
-/// apart was 14% of `replay --final-json` on 20-byte text deltas.)
+/// apart was a large share of `replay --final-json` on 20-byte text deltas;
+/// Benchmarks/RESULTS-HISTORY.md, figures once in source comments.)
 func encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, _ drain: (inout [UInt8]) -> Void) {
     out.append(UInt8(ascii: "\""))
     text.withUTF8 { bytes in
         guard let p = bytes.baseAddress else { return }
-        let end = _completeCharacterPrefix(bytes)
+        let end = completeCharacterPrefix(bytes)
         var runStart = 0
         var i = 0
         while i < end {
@@ -111,9 +112,10 @@ func encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, _
 }
 
 /// Escapes a quote, backslash or control byte; an invalid UTF-8 byte becomes U+FFFD.
-/// Byte by byte: appending a string literal's UTF-8 view cost about 200
-/// instructions per escape, a sixth of the final JSON of a stream of short
-/// text deltas.
+/// Byte by byte: appending a string literal's UTF-8 view copied it through
+/// the string's storage on every escape, a large share of the final JSON of
+/// a stream of short text deltas (Benchmarks/RESULTS-HISTORY.md, figures
+/// once in source comments).
 private func encodeSpecial(_ b: UInt8, into out: inout [UInt8]) {
     let letter: UInt8
     switch b {

@@ -172,7 +172,7 @@ public struct IncrementalJSONParser: Sendable {
     /// - Complexity: O(depth). Shares the parser's storage; never copies
     ///   strings or finished children.
     public var value: JSONValue? {
-        if let root = _openRoot { return root.value }
+        if let root = openRoot { return root.value }
         if parserState == .done { return finishedRoot }
         return visibleLeaf.map { nodeReader.openString(start: $0.start, count: $0.count) }
     }
@@ -184,7 +184,7 @@ public struct IncrementalJSONParser: Sendable {
     /// apart again.
     ///
     /// - Complexity: O(depth).
-    package var _openRoot: _OpenRoot? {
+    package var openRoot: OpenRoot? {
         guard parserState != .done, !frameStack.isEmpty else { return nil }
         let stack = frameStack
         let columns = nodeColumns
@@ -193,7 +193,7 @@ public struct IncrementalJSONParser: Sendable {
             let count = level < columns.count ? columns[level].count &- frame.start : 0
             return OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
         }
-        return _OpenRoot(elementPath: path)
+        return OpenRoot(elementPath: path)
     }
 
     /// The string being read, as a slice of the document's bytes, when it
@@ -267,11 +267,11 @@ public struct IncrementalJSONParser: Sendable {
     /// Sizes the first storages for a document that starts with a chunk of
     /// `count` bytes, so that a small document (an API event, the first
     /// deltas of a tool input) is written without regrowing them: growing
-    /// each from empty was a third of a 130-byte event's parse. The bytes
-    /// get a quarter of the chunk: only strings and keys longer than a node
-    /// holds are stored there, and a kept value keeps this storage whole
-    /// (a whole chunk's worth added 87 bytes to every open stream's
-    /// `message_start`).
+    /// each from empty was a large part of a small event's parse
+    /// (Benchmarks/RESULTS-HISTORY.md, accumulator). The bytes get a quarter
+    /// of the chunk: only strings and keys longer than a node holds are
+    /// stored there, and a kept value keeps this storage whole (a whole
+    /// chunk's worth made every open stream's `message_start` larger).
     mutating func reserveFirstStorages(forChunk count: Int) {
         chunkBytes.reserveCapacity(Swift.min(Swift.max(count / 4, Self.firstBytesCapacity), Self.firstBytesLimit))
         frameStack.reserveCapacity(Self.firstDepthCapacity)

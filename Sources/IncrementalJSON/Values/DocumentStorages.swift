@@ -81,8 +81,8 @@ final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
 
     // The header is read through its pointer, never the `header` property:
     // a class's stored property is checked for exclusive access at run
-    // time on every read (a runtime call, ~75 instructions), and the
-    // header never changes after `make`.
+    // time on every read (a runtime call), and the header never changes
+    // after `make`.
     @inline(__always) var bytes: _AppendOnlyStorage<UInt8>? { withUnsafeMutablePointerToHeader { $0.pointee.bytes } }
     @inline(__always) var depth: Int { withUnsafeMutablePointerToHeader { $0.pointee.depth } }
 

@@ -135,7 +135,7 @@ private func lastMatch(
 }
 
 /// Whether `key`'s UTF-8 equals `bytes`. One `memcmp`: the generic
-/// `elementsEqual` walked an iterator, ~180 instructions for a 4-byte key
+/// `elementsEqual` walked an iterator, far more work even for a short key
 /// (a lookup on every event that is parsed into a tree).
 @inline(__always)
 private func equals(_ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

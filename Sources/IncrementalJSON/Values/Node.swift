@@ -321,7 +321,7 @@ enum NodeLimits {
 /// held as the one reference its snapshot is made of, for a holder that
 /// keeps many snapshots and wants each to cost a word (a message snapshot's
 /// live tool input).
-package struct _OpenRoot: @unchecked Sendable {
+package struct OpenRoot: @unchecked Sendable {
     // @unchecked: see `OpenContainer`.
     let elementPath: OpenPath
 
