@@ -128,7 +128,8 @@ enum TransportBenchmarks {
             let pairedRatio = CPUClock.median(zip(rounds[0], rounds[5]).map { $0 / max($1, 1e-9) })
             var retriesOn = BenchmarkResult(
                 suite: "transport",
-                name: "\(kind) \(size >> 20) MiB over loopback, final snapshot, retries on (RetryPolicy.standard), paired ratio \(String(format: "%.4f", pairedRatio))",
+                name:
+                    "\(kind) \(size >> 20) MiB over loopback, final snapshot, retries on (RetryPolicy.standard), paired ratio \(String(format: "%.4f", pairedRatio))",
                 bytes: body.count, seconds: cpu[0],
                 baselineName: "the same receive with RetryPolicy.none", baselineSeconds: cpu[5],
                 target: "<= 1% over RetryPolicy.none (median of paired rounds)")
