@@ -117,16 +117,20 @@ package struct _SSEUsualBlock<Value> {
     ) -> Int? {
         guard let base = chunk.baseAddress else { return nil }
         let n = chunk.count
-        guard n &- start >= 8 else { return nil }
-        var q = start
         let typeBytes = eventType.utf8CodeUnitCount
-        // `event: ` and `⏎data: ` are seven bytes each: one word, its last
-        // byte masked off (the eight bytes are in the chunk: the type and
-        // the data line follow).
-        if word(base, q) & sevenBytes == eventSpace {
+        guard n &- start >= 8, typeBytes > 0 else { return nil }
+        var q = start
+        // `event: ` and the type's first byte are one word; the type's last
+        // byte and `⏎data: ` another; the type's bytes between are compared
+        // a word at a time. (The type is a literal: the compiler folds its
+        // bytes into the compares.)
+        let type = UnsafeRawPointer(eventType.utf8Start)
+        let head = eventSpace | UInt64(type.load(as: UInt8.self)) << 56
+        if word(base, q) == head {
             let lineEnd = q &+ 7 &+ typeBytes
-            guard n &- lineEnd >= 8, bytesEqual(base + (q &+ 7), UnsafeRawPointer(eventType.utf8Start), typeBytes),
-                word(base, lineEnd) & sevenBytes == newlineDataSpace, lineEnd &- q <= limits.maxLineBytes
+            let tail = UInt64(type.load(fromByteOffset: typeBytes &- 1, as: UInt8.self)) | newlineDataSpace << 8
+            guard n &- lineEnd >= 8, word(base, lineEnd &- 1) == tail,
+                bytesEqual(base + (q &+ 8), type + 1, typeBytes &- 1), lineEnd &- q <= limits.maxLineBytes
             else { return nil }
             q = lineEnd &+ 1
         } else if word(base, q) & sixBytes != dataSpace {
@@ -169,7 +173,6 @@ package struct _SSEUsualBlock<Value> {
     // `event: ` and `⏎data: ` as the low seven bytes of the word
     // `word(_:_:)` reads (first byte lowest), `data: ` as the low six; the
     // blank line's `⏎⏎` as a half word.
-    @inlinable @inline(__always) static var sevenBytes: UInt64 { 0x00FF_FFFF_FFFF_FFFF }
     @inlinable @inline(__always) static var sixBytes: UInt64 { 0x0000_FFFF_FFFF_FFFF }
     @inlinable @inline(__always) static var eventSpace: UInt64 { 0x0020_3A74_6E65_7665 }
     @inlinable @inline(__always) static var newlineDataSpace: UInt64 { 0x0020_3A61_7461_640A }

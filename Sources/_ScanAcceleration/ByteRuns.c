@@ -157,17 +157,20 @@ static inline __attribute__((always_inline)) size_t first_string_stop16(const ui
 /// constructor not run, 0 sends every call to the 16-byte windows.
 static int avx2_usable = 0;
 
+static int cpu_runs_avx2(void) {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) return 0;
+    unsigned lo, hi;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) != 6) return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    return (b & bit_AVX2) != 0;
+}
+
 __attribute__((constructor)) static void ask_for_avx2(void) {
     // The switch is read here too: constructors of two files run in no
     // set order, and with the general path the windows stay unused.
-    if (general_path_requested()) return;
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) return;
-    unsigned lo, hi;
-    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    if ((lo & 6) != 6) return;
-    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return;
-    avx2_usable = (b & bit_AVX2) != 0;
+    avx2_usable = !general_path_requested() && cpu_runs_avx2();
 }
 
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) void string_masks32(
@@ -398,5 +401,43 @@ int _scan_json_string_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, siz
     return scan_json_string16(p, i, n, out, capacity, end, written);
 #else
     return _scan_json_string_bytes(p, i, n, out, capacity, end, written);
+#endif
+}
+
+// `_scan_json_string_direct`'s entries: the same scans without the checks
+// for null pointers, which its callers rule out, called through a pointer
+// chosen once as the library loads instead of through `_scan_json_string`'s
+// dispatch: a delta's string is short, so a call's fixed part counts.
+
+static int direct_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    if (i >= n) return _scan_string_declined;
+    return scan_json_string_bytes(p, i, n, out, capacity, end, written);
+}
+
+#if defined(__SSE2__)
+static int direct16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    if (i >= n) return _scan_string_declined;
+    return scan_json_string16(p, i, n, out, capacity, end, written);
+}
+_scan_json_string_fn _scan_json_string_chosen = direct16;
+#else
+_scan_json_string_fn _scan_json_string_chosen = direct_bytes;
+#endif
+
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2"))) static int direct32(
+    const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    if (i >= n) return _scan_string_declined;
+    return scan_json_string32(p, i, n, out, capacity, end, written);
+}
+#endif
+
+__attribute__((constructor)) static void choose_direct_string_scan(void) {
+    if (general_path_requested()) {
+        _scan_json_string_chosen = direct_bytes;
+        return;
+    }
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (cpu_runs_avx2()) _scan_json_string_chosen = direct32;
 #endif
 }

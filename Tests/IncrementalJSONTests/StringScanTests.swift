@@ -61,6 +61,7 @@ import _ScanAcceleration
 
     static let paths: [(String, Scan)] = [
         ("this CPU's", { _scan_json_string($0, $1, $2, $3, $4, $5, $6) }),
+        ("this CPU's, called directly", { _scan_json_string_direct($0, $1, $2, $3, $4, $5, $6) }),
         ("16-byte windows", { _scan_json_string_16($0, $1, $2, $3, $4, $5, $6) }),
         ("one byte at a time", { _scan_json_string_bytes($0, $1, $2, $3, $4, $5, $6) }),
     ]

@@ -204,7 +204,7 @@ struct ByteReader {
         var written = 0
         while true {
             let result = out.withUnsafeMutableBufferPointer { destination in
-                _scan_json_string(p, start, base.count, destination.baseAddress, destination.count, &end, &written)
+                _scan_json_string_direct(p, start, base.count, destination.baseAddress, destination.count, &end, &written)
             }
             switch result {
             case Int32(_scan_string_read):

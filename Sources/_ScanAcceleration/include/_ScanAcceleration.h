@@ -50,6 +50,21 @@ enum {
 /// - Complexity: O(length of the string).
 int _scan_json_string(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
 
+/// The shape of `_scan_json_string`.
+typedef int (*_scan_json_string_fn)(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
+
+/// The path `_scan_json_string_direct` takes, chosen once as the library
+/// loads (AVX2, 16-byte windows, or the byte loop); never changed after.
+extern _scan_json_string_fn _scan_json_string_chosen;
+
+/// `_scan_json_string` for a caller whose `p`, `end` and `written` are not
+/// null: the same result, without the checks and the dispatch, inlined
+/// into the caller as one indirect call.
+static inline int _scan_json_string_direct(
+    const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    return _scan_json_string_chosen(p, i, n, out, capacity, end, written);
+}
+
 /// `_scan_json_string` with 16-byte windows, and one byte at a time,
 /// whatever the CPU: the paths another machine takes, for the tests to
 /// hold against the same expectations.
