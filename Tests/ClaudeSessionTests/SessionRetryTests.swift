@@ -121,6 +121,24 @@ struct SessionRetryTests {
         }
     }
 
+    /// `textDeltas` cannot take text back: after a restart the round's text
+    /// comes again from its start, as documented; the snapshots say when
+    /// (`restart`), for a caller that must clear what it showed.
+    @Test func textDeltasGiveTheNewAttemptsTextFromItsStart() async throws {
+        try await withLoopbackServer { server in
+            try await server.script("deltas", [errorEvent("overloaded_error"), .stream(fine)])
+            let heard = Heard()
+            var pieces: [String] = []
+            var iterator = session(server, "deltas", heard: heard).streamResponse(to: "Hi").textDeltas.makeAsyncIterator()
+            while let piece = try await iterator.next() { pieces.append(piece) }
+            // (Pieces a slow reader has not taken yet come as one.)
+            #expect(pieces.first == "Half an ans")
+            #expect(pieces.joined() == "Half an ansRecovered in full")
+            #expect(iterator.response?.text == "Recovered in full")
+            #expect(try await server.recorded("deltas").count == 2)
+        }
+    }
+
     @Test(arguments: ["overloaded_error", "api_error", "rate_limit_error", "timeout_error"])
     func aTransientErrorEventRestartsTheRound(type: String) async throws {
         try await withLoopbackServer { server in

@@ -5,16 +5,24 @@ public import ClaudeStreaming
 // afresh at every round: the final answer's text comes through like the
 // first round's. So it does at every attempt of a round: after a restart
 // (`ResponseSnapshot.restart`) the round's text comes through again from its
-// start, as the new attempt sends it. The round number says so directly; the snapshot-sequence
-// helpers over `.map(\.message)` reach the same events by telling the
+// start, as the new attempt sends it. The round number says so directly;
+// the snapshot-sequence helpers over `.map(\.message)` reach the same events by telling the
 // messages apart themselves (see BlockEventDeriver), and these sequences
 // add the final response.
 
 extension ResponseStream {
     /// Block started, text, thinking, input JSON, citation, block stopped and
     /// message stopped, for every round in order (one `messageStopped` ends each).
+    /// After a restart (``ResponseSnapshot/restart``) the round's events
+    /// start again from its first block, as with ``textDeltas``.
     public var blockEvents: SessionBlockEventSequence { SessionBlockEventSequence(base: self) }
     /// The text of every round's text blocks as it arrives, the final answer included.
+    ///
+    /// A round whose stream broke is sent again (``ResponseSnapshot/restart``),
+    /// and its text then comes again from the start, as the new attempt
+    /// sends it: text pieces cannot be taken back. A caller that shows the
+    /// text and must clear a broken attempt's part reads the snapshots
+    /// (the ``ResponseStream`` itself), where the restart is announced.
     public var textDeltas: SessionTextDeltaSequence { SessionTextDeltaSequence(base: SessionBlockEventSequence(base: self)) }
 }
 
