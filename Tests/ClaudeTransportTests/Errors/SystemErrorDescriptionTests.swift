@@ -25,22 +25,6 @@ import FoundationNetworking
         #expect(SystemErrorDescription.phrase(for: error) == "argument list too long (POSIX error 7): /bin/sh")
     }
 
-    @Test func aProcessThatCannotStartSaysWhy() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "true"]
-        process.environment = ["CLAUDE_TOOL_USE_ID": String(repeating: "x", count: 300_000)]
-        do {
-            try process.run()
-            process.waitUntilExit()
-            Issue.record("a 300 KB environment variable started")
-        } catch {
-            let phrase = SystemErrorDescription.phrase(for: error)
-            #expect(phrase.contains("argument list too long"), "\(phrase)")
-            #expect(!phrase.contains("NSCocoaErrorDomain"), "\(phrase)")
-        }
-    }
-
     @Test func cocoaFileErrorsAreWords() {
         do {
             _ = try Data(contentsOf: URL(fileURLWithPath: "/nonexistent-file-for-a-test"))
