@@ -106,7 +106,9 @@ public struct SSEParser: Sendable {
     /// effect (no `id` or `retry` field, every line ended by LF, the last
     /// one blank), so that the parser's state after them is as it was.
     /// For a consumer in this package (the message accumulator) that reads
-    /// its usual event in one step, framing and JSON together.
+    /// its usual event in one step, framing and JSON together. With
+    /// `CLAUDE_STREAMING_GENERAL_PATH` set, `readBlocks` is never offered a
+    /// boundary: every block goes line by line.
     package mutating func feed(
         _ chunk: UnsafeRawBufferPointer,
         readingBlocks readBlocks: (UnsafeRawBufferPointer, Int) -> Int,

@@ -2,11 +2,12 @@
 //
 // Nine events in ten are `content_block_delta`s shaped like
 //   {"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"…"}}
-// (keys in any order, any JSON whitespace). The scanner reads exactly that
-// shape: the two `type` strings, the index as a plain non-negative integer,
-// and the one payload string, unescaped into a reused buffer. Anything else —
-// another key, a duplicate, an escape in a key, a surrogate escape, a number
-// it does not expect, invalid UTF-8, a syntax error — makes it answer nil and
+// in exactly this key order, with no whitespace but before the closing
+// braces: the layout the API writes. The scanner reads that layout only:
+// the two `type` strings, the index as a plain non-negative integer, and
+// the one payload string, unescaped into a reused buffer. Anything else —
+// another key or order, a surrogate escape, a number it does not expect,
+// invalid UTF-8, a syntax error — makes it answer nil and
 // the event goes to the full parser, which either handles it or reports the
 // error with its offset. So the fast path never accepts what the full parser
 // would reject, and never has to know how to explain a failure.
