@@ -68,9 +68,9 @@ private func usualBlock(
 ) -> Int {
     let bytes = base.assumingMemoryBound(to: UInt8.self)
     guard
-        let block = _SSEUsualBlock<Void>.read(
+        let block = _SSEUsualBlock.read(
             UnsafeRawBufferPointer(start: base, count: n), from: p, limits: limits,
-            eventValue: { _scan_line_end(bytes, $0, n) }, dataValue: { ((), _scan_line_end(bytes, $0, n)) })
+            eventValue: { _scan_line_end(bytes, $0, n) }, dataValue: { _scan_line_end(bytes, $0, n) })
     else { return p }
     let type = block.eventType
     onEvent(

@@ -37,22 +37,19 @@
 /// that must inline into the caller's loop, in this module and in
 /// ClaudeStreaming.
 @usableFromInline
-package struct _SSEUsualBlock<Value> {
+package struct _SSEUsualBlock {
     /// The `event` field's value; empty when there is no `event` line (or
     /// its value is empty: both dispatch with no type).
     @usableFromInline package var eventType: Range<Int>
     /// The `data` field's value.
     @usableFromInline package var data: Range<Int>
-    /// What the data value reader made of the value.
-    @usableFromInline package var value: Value
     /// Just past the blank line: where the next block starts.
     @usableFromInline package var end: Int
 
     @usableFromInline
-    init(eventType: Range<Int>, data: Range<Int>, value: Value, end: Int) {
+    init(eventType: Range<Int>, data: Range<Int>, end: Int) {
         self.eventType = eventType
         self.data = data
-        self.value = value
         self.end = end
     }
 
@@ -66,13 +63,13 @@ package struct _SSEUsualBlock<Value> {
     /// - Parameters:
     ///   - eventValue: from the `event` value's first byte, the index just
     ///     past the value, or nil to decline the block.
-    ///   - dataValue: from the `data` value's first byte, what the reader
-    ///     made of it and the index just past it, or nil to decline.
+    ///   - dataValue: from the `data` value's first byte, the index just
+    ///     past the value, or nil to decline.
     /// - Complexity: O(size of the block), plus what the readers take.
     @inlinable @inline(__always)
     package static func read(
         _ chunk: UnsafeRawBufferPointer, from start: Int, limits: SSELimits,
-        eventValue: (Int) -> Int?, dataValue: (Int) -> (value: Value, end: Int)?
+        eventValue: (Int) -> Int?, dataValue: (Int) -> Int?
     ) -> _SSEUsualBlock? {
         guard let base = chunk.baseAddress else { return nil }
         let n = chunk.count
@@ -95,8 +92,8 @@ package struct _SSEUsualBlock<Value> {
         else { return nil }
         var value = q &+ 5
         if base.load(fromByteOffset: value, as: UInt8.self) == 0x20 { value &+= 1 }
-        guard let read = dataValue(value), endsBlock(base, n, dataLine: q, data: value, dataEnd: read.end, limits: limits) else { return nil }
-        return _SSEUsualBlock(eventType: type, data: value..<read.end, value: read.value, end: read.end &+ 2)
+        guard let end = dataValue(value), endsBlock(base, n, dataLine: q, data: value, dataEnd: end, limits: limits) else { return nil }
+        return _SSEUsualBlock(eventType: type, data: value..<end, end: end &+ 2)
     }
 
     /// ``read(_:from:limits:eventValue:dataValue:)`` for the form exactly
@@ -148,21 +145,6 @@ package struct _SSEUsualBlock<Value> {
     static func endsBlock(_ base: UnsafeRawPointer, _ n: Int, dataLine: Int, data: Int, dataEnd: Int, limits: SSELimits) -> Bool {
         n &- dataEnd >= 2 && base.loadUnaligned(fromByteOffset: dataEnd, as: UInt16.self) == Self.blankLineEnd
             && dataEnd &- dataLine <= limits.maxLineBytes && dataEnd &- data <= limits.maxEventBytes
-    }
-
-    /// Whether `a[0..<n]` equals `b[0..<n]`, a word at a time.
-    @inlinable @inline(__always)
-    static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
-        guard n >= 8 else {
-            for i in 0..<n where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
-            return true
-        }
-        var i = 0
-        while n &- i > 8 {
-            guard a.loadUnaligned(fromByteOffset: i, as: UInt64.self) == b.loadUnaligned(fromByteOffset: i, as: UInt64.self) else { return false }
-            i &+= 8
-        }
-        return a.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
     }
 
     // `even`, `t:`, `data` as words in memory order. Computed, not stored:

@@ -30,6 +30,7 @@
 // the full path applies it (`stopBlock`), with the same event index.
 
 import IncrementalJSON
+import ServerSentEvents
 
 /// A block start or stop, or a ping, read from its usual bytes.
 enum BoundaryEvent: Equatable {

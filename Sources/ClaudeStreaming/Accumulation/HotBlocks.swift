@@ -48,7 +48,7 @@ extension HotDeltaScanner {
     @inline(__always)
     mutating func scanBlock(_ rest: UnsafeRawBufferPointer, from start: Int, limits: SSELimits) -> (delta: HotDelta, end: Int)? {
         var delta: HotDelta?
-        let end = _SSEUsualBlock<Void>.readExact(rest, from: start, eventType: "content_block_delta", limits: limits) { value in
+        let end = _SSEUsualBlock.readExact(rest, from: start, eventType: "content_block_delta", limits: limits) { value in
             var reader = ByteReader(rest, at: value)
             guard let read = canonicalHeadAndPayload(&reader), reader.consumeLiteral("}}") else { return nil }
             delta = read

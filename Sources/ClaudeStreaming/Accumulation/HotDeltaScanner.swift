@@ -13,6 +13,7 @@
 // would reject, and never has to know how to explain a failure.
 
 import IncrementalJSON
+import ServerSentEvents
 import _ScanAcceleration
 
 /// The delta kinds the scanner reads, with the one table of their wire
@@ -222,30 +223,6 @@ struct ByteReader {
             }
         }
     }
-}
-
-/// `memcmp(a, b, n) == 0`, inline. The table's names are not compile-time
-/// constants where they are compared, so `memcmp` would be a call per name
-/// (a cost plain to see on the tool stream; Benchmarks/RESULTS-HISTORY.md,
-/// figures once in source comments). The tail is one load that
-/// overlaps the previous one (and a short name two overlapping loads), so
-/// no name takes a byte-by-byte loop.
-@inline(__always)
-func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
-    @inline(__always) func same<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Bool {
-        a.loadUnaligned(fromByteOffset: offset, as: T.self) == b.loadUnaligned(fromByteOffset: offset, as: T.self)
-    }
-    if n >= 8 {
-        var i = 0
-        while n &- i > 8 {
-            guard same(i, UInt64.self) else { return false }
-            i &+= 8
-        }
-        return same(n &- 8, UInt64.self)
-    }
-    if n >= 4 { return same(0, UInt32.self) && same(n &- 4, UInt32.self) }
-    if n >= 2 { return same(0, UInt16.self) && same(n &- 2, UInt16.self) }
-    return n == 0 || same(0, UInt8.self)
 }
 
 @inline(__always)

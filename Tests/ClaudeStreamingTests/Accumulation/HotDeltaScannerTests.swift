@@ -4,6 +4,7 @@
 // control bytes, unknown kinds, extra keys).
 
 import IncrementalJSON
+import ServerSentEvents
 import Testing
 
 @_spi(FuzzTesting) @testable import ClaudeStreaming
