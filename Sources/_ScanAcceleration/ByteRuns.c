@@ -5,21 +5,33 @@
 // below 0x20 (which also catches 0x80 and above), and pmovmskb of the
 // vector itself for the high bytes. Two masks come out: `special` (quote,
 // backslash, control byte) and `high` (bytes 0x80 and above). A window
-// with neither is skipped whole. Otherwise the multi-byte characters led
-// before the first special byte are checked in place against the table
-// of well-formed sequences (a character may run into the next window,
-// which then starts after it), and the first special byte ends the run.
-// The last window is the one that ends at n, its bytes already seen
-// shifted out, so no load leaves p[0..<n]; inputs shorter than a window
-// take a byte loop.
+// with neither is skipped whole. A window with high bytes is checked as
+// UTF-8 in the same registers, without a branch per character: each byte
+// is compared with the three before it (the window shifted by one, two,
+// three places), and it is an error where
+// - a continuation byte (80..BF) comes where none is due, or none comes
+//   where one is due (after any lead, two after E0..F4, three after F0..F4);
+// - the byte is C0, C1 or F5..FF, which UTF-8 never uses;
+// - a second byte is outside its lead's range (E0 A0..BF, ED 80..9F,
+//   F0 90..BF, F4 80..8F: no overlong forms, surrogates or code points past
+//   U+10FFFF).
+// An error at or before the first special byte ends the fast path: the run
+// scan goes on one byte at a time from the last whole character, which
+// says exactly where the run stops; the whole-string read declines. A
+// character left open at a window's end makes the next window checked too,
+// with the three bytes before it as context. The byte loop is the oracle
+// the tests hold both window widths to. The last window is the one that
+// ends at n, its bytes already seen shifted out, so no load leaves
+// p[0..<n]; inputs shorter than a window take the byte loop.
 //
 // Worked example, `_scan_json_string_run` over the bytes
 // `caf\xC3\xA9 \"x" and more` from 0, 16-byte windows: the first window's
-// `high` has bits 3 and 4 (C3 A9), `special` bit 6 (the backslash). C3
-// leads a two-byte character whose continuation A9 is in 80..BF: well
-// formed. The run ends at 6, the backslash; the caller reads the escape.
-// `_scan_json_string` does that in one loop: it copies each run and
-// decodes each escape into the caller's buffer until the closing quote.
+// `high` has bits 3 and 4 (C3 A9), `special` bit 6 (the backslash). The
+// UTF-8 check: A9 is a continuation due after the lead C3, and no byte
+// breaks a rule, so no error bit is set at or before 6. The run ends at 6,
+// the backslash; the caller reads the escape. `_scan_json_string` does that
+// in one loop: it copies each run and decodes each escape into the
+// caller's buffer until the closing quote.
 
 #include "_ScanAcceleration.h"
 #include "GeneralPathSwitch.h"
@@ -74,26 +86,75 @@ static inline size_t first_string_stop_bytes(const uint8_t *p, size_t i, size_t 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-/// Checks the multi-byte characters whose leads are the bits of `high`
-/// (positions relative to `at`) before the window's first special byte.
-/// Returns the lead position of the first one that is ill-formed or cut,
-/// or SIZE_MAX, and raises `*resume` past the last one that is whole (a
-/// character may run on into the next window, whose continuation bytes
-/// must not be read as leads).
-static inline __attribute__((always_inline)) size_t check_leads(
-    const uint8_t *p, size_t at, size_t n, uint32_t high, uint32_t special, size_t *resume) {
-    uint32_t before = special ? (special & (0u - special)) - 1 : 0xFFFFFFFFu;
-    uint32_t leads = high & before;
-    while (leads) {
-        unsigned k = (unsigned)__builtin_ctz(leads);
-        size_t length = well_formed_length(p, at + k, n);
-        if (length == 0) return at + k;
-        size_t end = at + k + length;
-        if (end > *resume) *resume = end;
-        // Its continuation bytes are not leads.
-        leads &= k + length >= 32 ? 0 : ~0u << (k + length);
+/// 32 zero bytes, then 32 of 0xFF: a load at `keep_from + 32 - z` keeps
+/// the bytes of a window from its z-th on.
+static const uint8_t keep_from[64] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+
+/// Whether the bytes before `end` leave a character open: a lead in one
+/// of the last three places whose character runs past `end`.
+static inline __attribute__((always_inline)) int leaves_character_open(const uint8_t *p, size_t end) {
+    // `|`, not `||`: three compares cost less than a branch that guesses wrong.
+    return (p[end - 1] >= 0xC0) | (p[end - 2] >= 0xE0) | (p[end - 3] >= 0xF0);
+}
+
+/// Where a run scan that met ill-formed or cut UTF-8 at or after `j` goes
+/// on one byte at a time: from the lead of the character open across `j`
+/// when `open` (the bytes from `i` to that lead are well formed and plain),
+/// else from `j`. The byte loop then says exactly where the run ends.
+static inline size_t first_string_stop_from(const uint8_t *p, size_t i, size_t j, size_t n, int open) {
+    size_t k = j;
+    if (open) {
+        for (size_t back = 1; back <= 3 && j - back >= i; back++) {
+            if (p[j - back] >= 0xC0) {
+                k = j - back;
+                break;
+            }
+        }
     }
-    return SIZE_MAX;
+    return first_string_stop_bytes(p, k, n);
+}
+
+/// The UTF-8 errors of one 16-byte window `v`, given `p1`, `p2`, `p3`:
+/// the bytes one, two and three places before each (see the file
+/// comment). Bit k is set where byte k breaks the rules.
+static inline __attribute__((always_inline)) uint32_t utf8_errors16(__m128i v, __m128i p1, __m128i p2, __m128i p3) {
+    const __m128i zero = _mm_setzero_si128();
+    // A continuation byte must come after any lead, two places after a
+    // three- or four-byte lead, and three after a four-byte lead.
+    __m128i need = _mm_or_si128(
+        _mm_or_si128(_mm_subs_epu8(p1, _mm_set1_epi8((char)0xBF)), _mm_subs_epu8(p2, _mm_set1_epi8((char)0xDF))),
+        _mm_subs_epu8(p3, _mm_set1_epi8((char)0xEF)));
+    __m128i free = _mm_cmpeq_epi8(need, zero);
+    __m128i continuation = _mm_cmplt_epi8(v, _mm_set1_epi8((char)0xC0));  // signed: 80..BF
+    __m128i bad = _mm_cmpeq_epi8(free, continuation);
+    // C0 and C1 never occur; nor does F5 and above (`above`, below).
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xFE)), _mm_set1_epi8((char)0xC0)));
+    // Second bytes out of their lead's range: overlong (E0 80..9F, F0 80..8F),
+    // surrogates (ED A0..BF), past U+10FFFF (F4 90..BF).
+    bad = _mm_or_si128(bad, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xE0)), _mm_cmplt_epi8(v, _mm_set1_epi8((char)0xA0))));
+    bad = _mm_or_si128(bad, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xED)), _mm_cmpgt_epi8(v, _mm_set1_epi8((char)0x9F))));
+    bad = _mm_or_si128(bad, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xF0)), _mm_cmplt_epi8(v, _mm_set1_epi8((char)0x90))));
+    bad = _mm_or_si128(bad, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xF4)), _mm_cmpgt_epi8(v, _mm_set1_epi8((char)0x8F))));
+    uint32_t above = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8((char)0xF4)), zero)) & 0xFFFFu;
+    return (uint32_t)_mm_movemask_epi8(bad) | above;
+}
+
+/// The UTF-8 errors of the 16-byte window at `base`, whose bytes before
+/// `i` are not the string's (read as zeros). With `loads`, the three bytes
+/// before the window are read from `p` (a character is open across
+/// `base`; needs base >= 3, and the caller ignores the bits of bytes before
+/// `i`); otherwise they count as complete characters.
+static inline __attribute__((always_inline)) uint32_t window_errors16(const uint8_t *p, size_t base, size_t i, int loads) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(p + base));
+    if (loads) {
+        return utf8_errors16(v, _mm_loadu_si128((const __m128i *)(p + base - 1)),
+            _mm_loadu_si128((const __m128i *)(p + base - 2)), _mm_loadu_si128((const __m128i *)(p + base - 3)));
+    }
+    if (base < i) v = _mm_and_si128(v, _mm_loadu_si128((const __m128i *)(keep_from + 32 - (i - base))));
+    return utf8_errors16(v, _mm_slli_si128(v, 1), _mm_slli_si128(v, 2), _mm_slli_si128(v, 3));
 }
 
 /// The masks of one 16-byte window: bit k of `special` where byte k is
@@ -107,45 +168,62 @@ static inline __attribute__((always_inline)) void string_masks16(const uint8_t *
     *special = (uint32_t)_mm_movemask_epi8(hits) & ~*high;
 }
 
+/// Bits 0 through k: the errors that count when the first special byte
+/// is at k (a character cut by the special shows as an error at it).
+static inline __attribute__((always_inline)) uint64_t through(uint32_t special) {
+    return special ? (2ull << __builtin_ctz(special)) - 1 : ~0ull;
+}
+
 /// The first index in [i, n) that ends a plain run (see the header), for
-/// n >= W, in windows of W bytes whose masks `MASKS` computes; the last
-/// window is the one ending at n, its bytes before i shifted out.
-#define FIRST_STRING_STOP(p, i, n, W, MASKS)                                              \
+/// n >= W, in windows of W bytes whose masks `MASKS` and UTF-8 errors
+/// `ERRORS` computes; the last window is the one ending at n, its bytes
+/// before i shifted out. `open`: the last window left a character open,
+/// so the next is checked even without high bytes, with the bytes before
+/// it as context.
+#define FIRST_STRING_STOP(p, i, n, W, MASKS, ERRORS)                                        \
     do {                                                                                  \
         uint32_t special, high;                                                           \
-        while ((n) - (i) >= (W)) {                                                        \
-            MASKS((p) + (i), &special, &high);                                            \
-            if ((special | high) == 0) {                                                  \
-                (i) += (W);                                                               \
+        size_t j = (i);                                                                   \
+        int carried = 0;                                                                     \
+        while ((n) - j >= (W)) {                                                          \
+            MASKS((p) + j, &special, &high);                                              \
+            if ((special | high | (uint32_t)carried) == 0) {                                 \
+                j += (W);                                                                 \
                 continue;                                                                 \
             }                                                                             \
-            size_t resume = (i) + (W);                                                    \
-            if (high) {                                                                   \
-                size_t bad = check_leads((p), (i), (n), high, special, &resume);          \
-                if (bad != SIZE_MAX) return bad;                                          \
+            if (high | (uint32_t)carried) {                                                  \
+                if (ERRORS((p), j, (i), carried) & through(special))                         \
+                    return first_string_stop_from((p), (i), j, (n), carried);                \
+                carried = leaves_character_open((p), j + (W));                               \
             }                                                                             \
-            if (special) return (i) + (size_t)__builtin_ctz(special);                     \
-            (i) = resume;                                                                 \
+            if (special) return j + (size_t)__builtin_ctz(special);                       \
+            j += (W);                                                                     \
         }                                                                                 \
-        if ((i) < (n)) {                                                                  \
+        /* A character the last whole window left open, cut by the end. */                \
+        if (j == (n) && carried) return first_string_stop_from((p), (i), j, (n), 1);      \
+        if (j < (n)) {                                                                    \
             size_t at = (n) - (W);                                                        \
             MASKS((p) + at, &special, &high);                                             \
-            special >>= (i) - at;                                                         \
-            high >>= (i) - at;                                                            \
-            if ((special | high) == 0) return (n);                                        \
-            size_t resume = (n);                                                          \
-            if (high) {                                                                   \
-                size_t bad = check_leads((p), (i), (n), high, special, &resume);          \
-                if (bad != SIZE_MAX) return bad;                                          \
+            special >>= j - at;                                                           \
+            high >>= j - at;                                                              \
+            if ((special | high | (uint32_t)carried) == 0) return (n);                       \
+            if (high | (uint32_t)carried) {                                                  \
+                /* Bytes before `at`: read when a character is open (any in */            \
+                /* p[0..<n] will do, the bits before j are shifted out). */               \
+                int loads = carried && at >= 3;                                           \
+                uint64_t errors = (uint64_t)(ERRORS((p), at, (i), loads) >> (j - at));     \
+                if (!special && leaves_character_open((p), (n)))                          \
+                    return first_string_stop_from((p), (i), j, (n), carried);                \
+                if (errors & through(special)) return first_string_stop_from((p), (i), j, (n), carried); \
             }                                                                             \
-            if (special) return (i) + (size_t)__builtin_ctz(special);                     \
+            if (special) return j + (size_t)__builtin_ctz(special);                       \
         }                                                                                 \
         return (n);                                                                       \
     } while (0)
 
 static inline __attribute__((always_inline)) size_t first_string_stop16(const uint8_t *p, size_t i, size_t n) {
     if (n < 16) return first_string_stop_bytes(p, i, n);
-    FIRST_STRING_STOP(p, i, n, 16, string_masks16);
+    FIRST_STRING_STOP(p, i, n, 16, string_masks16, window_errors16);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -183,10 +261,44 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
     *special = (uint32_t)_mm256_movemask_epi8(hits) & ~*high;
 }
 
+/// `utf8_errors16` for 32-byte windows.
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint32_t utf8_errors32(
+    __m256i v, __m256i p1, __m256i p2, __m256i p3) {
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i need = _mm256_or_si256(
+        _mm256_or_si256(_mm256_subs_epu8(p1, _mm256_set1_epi8((char)0xBF)), _mm256_subs_epu8(p2, _mm256_set1_epi8((char)0xDF))),
+        _mm256_subs_epu8(p3, _mm256_set1_epi8((char)0xEF)));
+    __m256i free = _mm256_cmpeq_epi8(need, zero);
+    __m256i continuation = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)0xC0), v);
+    __m256i bad = _mm256_cmpeq_epi8(free, continuation);
+    bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(_mm256_and_si256(v, _mm256_set1_epi8((char)0xFE)), _mm256_set1_epi8((char)0xC0)));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_cmpeq_epi8(p1, _mm256_set1_epi8((char)0xE0)), _mm256_cmpgt_epi8(_mm256_set1_epi8((char)0xA0), v)));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_cmpeq_epi8(p1, _mm256_set1_epi8((char)0xED)), _mm256_cmpgt_epi8(v, _mm256_set1_epi8((char)0x9F))));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_cmpeq_epi8(p1, _mm256_set1_epi8((char)0xF0)), _mm256_cmpgt_epi8(_mm256_set1_epi8((char)0x90), v)));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_cmpeq_epi8(p1, _mm256_set1_epi8((char)0xF4)), _mm256_cmpgt_epi8(v, _mm256_set1_epi8((char)0x8F))));
+    uint32_t above = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8((char)0xF4)), zero));
+    return (uint32_t)_mm256_movemask_epi8(bad) | above;
+}
+
+/// `window_errors16` for 32-byte windows. Shifting in zeros across the
+/// two 16-byte lanes: `lower` is [zero, the low lane], and alignr takes
+/// each lane's bytes from the lane below it.
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint32_t window_errors32(
+    const uint8_t *p, size_t base, size_t i, int loads) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(p + base));
+    if (loads) {
+        return utf8_errors32(v, _mm256_loadu_si256((const __m256i *)(p + base - 1)),
+            _mm256_loadu_si256((const __m256i *)(p + base - 2)), _mm256_loadu_si256((const __m256i *)(p + base - 3)));
+    }
+    if (base < i) v = _mm256_and_si256(v, _mm256_loadu_si256((const __m256i *)(keep_from + 32 - (i - base))));
+    __m256i lower = _mm256_permute2x128_si256(v, v, 0x08);
+    return utf8_errors32(v, _mm256_alignr_epi8(v, lower, 15), _mm256_alignr_epi8(v, lower, 14), _mm256_alignr_epi8(v, lower, 13));
+}
+
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) size_t first_string_stop32(
     const uint8_t *p, size_t i, size_t n) {
     if (n < 32) return first_string_stop16(p, i, n);
-    FIRST_STRING_STOP(p, i, n, 32, string_masks32);
+    FIRST_STRING_STOP(p, i, n, 32, string_masks32, window_errors32);
 }
 #endif
 
@@ -270,20 +382,28 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
         }                                                                                  \
     } while (0)
 
-/// `_scan_json_string` in windows of W bytes whose masks `MASKS` computes
-/// (n >= W): every special byte of a window is handled before the next is
-/// loaded, so an escape costs no new load, and runs are copied while the
-/// window is in hand. `run` is where the bytes not yet copied begin, `j`
-/// the window's start; after an escape the bits it consumed are cleared.
-#define SCAN_JSON_STRING_WINDOWS(W, MASKS)                                                           \
+/// `_scan_json_string` in windows of W bytes whose masks `MASKS` and
+/// UTF-8 errors `ERRORS` computes (n >= W): every special byte of a window
+/// is handled before the next is loaded, so an escape costs no new load,
+/// and runs are copied while the window is in hand. `run` is where the
+/// bytes not yet copied begin, `j` the window's start; after an escape the
+/// bits it consumed are cleared. A UTF-8 error at or before a special byte
+/// declines the string (the general reader says what is wrong, and where);
+/// `carried` is as in `FIRST_STRING_STOP`.
+#define SCAN_JSON_STRING_WINDOWS(W, MASKS, ERRORS)                                                   \
     do {                                                                                             \
         size_t run = i, w = 0, j = i;                                                                \
-        int escaped = 0;                                                                             \
+        int escaped = 0, carried = 0;                                                                \
         for (;;) {                                                                                   \
             uint32_t special, high;                                                                  \
+            uint64_t errors = 0;                                                                     \
             size_t valid = (W);                                                                      \
             if (n - j >= (W)) {                                                                      \
                 MASKS(p + j, &special, &high);                                                       \
+                if (high | (uint32_t)carried) {                                                      \
+                    errors = ERRORS(p, j, i, carried);                                               \
+                    carried = leaves_character_open(p, j + (W));                                     \
+                }                                                                                    \
             } else {                                                                                 \
                 /* The window that ends at n, the bytes before j shifted out. */                     \
                 size_t at = n - (W);                                                                 \
@@ -291,13 +411,13 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
                 special >>= j - at;                                                                  \
                 high >>= j - at;                                                                     \
                 valid = n - j;                                                                       \
-            }                                                                                        \
-            size_t resume = j + valid;                                                               \
-            for (;;) {                                                                               \
-                if (high) {                                                                          \
-                    size_t bad = check_leads(p, j, n, high, special, &resume);                       \
-                    if (bad != SIZE_MAX) return _scan_string_declined;                               \
+                if (high | (uint32_t)carried) {                                                      \
+                    /* As in `FIRST_STRING_STOP`'s last window. */                                   \
+                    errors = ERRORS(p, at, i, carried && at >= 3) >> (j - at);                       \
                 }                                                                                    \
+            }                                                                                        \
+            for (;;) {                                                                               \
+                if (errors != 0 && (errors & through(special)) != 0) return _scan_string_declined;    \
                 if (!special) break;                                                                 \
                 size_t k = j + (size_t)__builtin_ctz(special);                                       \
                 if (p[k] == '"') {                                                                   \
@@ -323,14 +443,17 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
                 if (next >= n || !unescape(p, &next, n, out, &w)) return _scan_string_declined;      \
                 run = next;                                                                          \
                 if (next >= j + valid) break;                                                        \
-                /* The escape's bytes are not specials or leads. */                                  \
-                uint32_t kept = ~0u << (next - j);                                                   \
-                special &= kept;                                                                     \
-                high &= kept;                                                                        \
+                /* The escape's bytes are not specials; errors before it were seen. */               \
+                special &= ~0u << (next - j);                                                        \
             }                                                                                        \
-            if (run > resume) resume = run;                                                          \
-            if (resume >= n) return _scan_string_declined;                                           \
-            j = resume;                                                                              \
+            if (j + valid >= n) return _scan_string_declined;                                        \
+            if (run > j + valid) {                                                                   \
+                /* An escape ran on past the window: it ends on an ASCII byte. */                    \
+                j = run;                                                                             \
+                carried = 0;                                                                         \
+            } else {                                                                                 \
+                j += valid;                                                                          \
+            }                                                                                        \
         }                                                                                            \
     } while (0)
 
@@ -338,7 +461,7 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
 
 static int scan_json_string16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
     if (n < 16) SCAN_JSON_STRING(first_string_stop_bytes);
-    SCAN_JSON_STRING_WINDOWS(16, string_masks16);
+    SCAN_JSON_STRING_WINDOWS(16, string_masks16, window_errors16);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -360,7 +483,7 @@ size_t _scan_json_string_run(const uint8_t *p, size_t i, size_t n) {
 __attribute__((target("avx2"))) static int scan_json_string32(
     const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
     if (n < 32) return scan_json_string16(p, i, n, out, capacity, end, written);
-    SCAN_JSON_STRING_WINDOWS(32, string_masks32);
+    SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32);
 }
 #endif
 
@@ -393,6 +516,20 @@ static int scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t 
 int _scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
     if (p == NULL || end == NULL || written == NULL || i >= n) return _scan_string_declined;
     return scan_json_string_bytes(p, i, n, out, capacity, end, written);
+}
+
+size_t _scan_json_string_run_16(const uint8_t *p, size_t i, size_t n) {
+    if (p == NULL || i >= n) return n;
+#if defined(__SSE2__)
+    return first_string_stop16(p, i, n);
+#else
+    return first_string_stop_bytes(p, i, n);
+#endif
+}
+
+size_t _scan_json_string_run_bytes(const uint8_t *p, size_t i, size_t n) {
+    if (p == NULL || i >= n) return n;
+    return first_string_stop_bytes(p, i, n);
 }
 
 int _scan_json_string_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {

@@ -71,4 +71,9 @@ static inline int _scan_json_string_direct(
 int _scan_json_string_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
 int _scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
 
+/// `_scan_json_string_run` with 16-byte windows, and one byte at a time
+/// (the oracle both window widths are held to), whatever the CPU.
+size_t _scan_json_string_run_16(const uint8_t *p, size_t i, size_t n);
+size_t _scan_json_string_run_bytes(const uint8_t *p, size_t i, size_t n);
+
 #endif
