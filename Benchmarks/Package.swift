@@ -26,9 +26,12 @@ let package = Package(
                 .product(name: "ClaudeSession", package: "claude-streaming"),
                 .product(name: "ClaudeShellTools", package: "claude-streaming"),
                 .product(name: "FuzzProperties", package: "claude-streaming-fuzz"),
+                "MallocCount",
             ],
             path: "claude-stream-bench",
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")])
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        // The allocation counter behind the rows "mallocs per delta".
+        .target(name: "MallocCount", path: "MallocCount"),
     ],
     swiftLanguageModes: [.v6]
 )

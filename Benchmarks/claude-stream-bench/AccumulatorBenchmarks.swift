@@ -63,6 +63,7 @@ enum AccumulatorBenchmarks {
             results.append(row)
         }
         results.append(shortToolDeltas(context))
+        results += MallocProbe.rows(context)
         results += memoryRows(context)
         return results
     }
@@ -200,6 +201,7 @@ struct MemoryProbe {
         case "feed-many": return ManyStreamsBenchmarks.feedProbe(Array(arguments.dropFirst()))
         case "respond": return RespondProbe.run(Array(arguments.dropFirst()))
         case "scaling": return ScalingProbe.run(Array(arguments.dropFirst()))
+        case "mallocs": return MallocProbe.run(Array(arguments.dropFirst()))
         default: break
         }
         // `tool16`: the tool kind in 16-byte deltas, the row its target is for.

@@ -21,6 +21,8 @@ enum StreamKind: String, CaseIterable, CustomStringConvertible {
 struct GeneratedStream {
     var bytes: [UInt8]
     var events: Int
+    /// How many of the events are `content_block_delta`s.
+    var deltas: Int
     /// Bytes of content the messages accumulate (text, thinking, tool JSON).
     var contentBytes: Int
 }
@@ -55,12 +57,13 @@ func generate(_ kind: StreamKind, bytes target: Int, toolDeltaBytes: Int = 40, v
         writer.event(#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":1000}}"#)
         writer.event(#"{"type":"message_stop"}"#)
     }
-    return GeneratedStream(bytes: writer.bytes, events: writer.events, contentBytes: writer.contentBytes)
+    return GeneratedStream(bytes: writer.bytes, events: writer.events, deltas: writer.deltas, contentBytes: writer.contentBytes)
 }
 
 struct StreamWriter {
     var bytes: [UInt8] = []
     var events = 0
+    var deltas = 0
     var contentBytes = 0
     var toolDeltaBytes = 40
 
@@ -73,6 +76,7 @@ struct StreamWriter {
         let type = Self.eventType(json)
         bytes += Array("event: \(type)\ndata: \(json)\n\n".utf8)
         events += 1
+        if type == "content_block_delta" { deltas += 1 }
         if events % 40 == 0 {
             bytes += Array("event: ping\ndata: {\"type\": \"ping\"}\n\n".utf8)
             events += 1

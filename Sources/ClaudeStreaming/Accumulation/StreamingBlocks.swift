@@ -75,6 +75,10 @@ struct StreamingBlocks: Sendable {
         // region) only when a caller really holds an older snapshot.
         // `showLive` below publishes it again.
         liveBytes._append(contentsOf: payload) { snapshot.content.releaseLiveBytes() }
+        // Likewise the partial value: with the snapshot's reference gone,
+        // the parser writes the new open path over the old one unless a
+        // caller holds an older snapshot (`refreshOpenRoot`).
+        if liveParses { snapshot.content.liveValue = nil }
         if liveParses && payload.count > 0, let outcome = parse(payload, options: options) {
             // A parse error, a top-level scalar or a finished value: rare
             // enough to write into the block itself.
@@ -126,10 +130,14 @@ struct StreamingBlocks: Sendable {
         }
         // Inside the input's top-level container (nearly always): the live
         // value is that open root, taken without making a JSONValue.
-        if let root = liveParser.openRoot {
-            liveValue = root
-            return nil
-        }
+        // Through a local: passing the stored `liveValue` inout beside a
+        // read of `liveParser` made Swift copy the parser to keep the two
+        // accesses apart.
+        var root = liveValue
+        liveValue = nil
+        let open = liveParser.refreshOpenRoot(&root)
+        liveValue = root
+        if open { return nil }
         return liveParser.value.map { .success($0) }
     }
 

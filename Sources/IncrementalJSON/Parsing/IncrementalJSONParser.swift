@@ -186,14 +186,49 @@ public struct IncrementalJSONParser: Sendable {
     /// - Complexity: O(depth).
     package var openRoot: OpenRoot? {
         guard parserState != .done, !frameStack.isEmpty else { return nil }
-        let stack = frameStack
-        let columns = nodeColumns
-        let path = OpenPath.make(OpenPathHeader(reader: nodeReader, leaf: visibleLeaf, depth: stack.count)) { level in
-            let frame = stack[level]
-            let count = level < columns.count ? columns[level].count &- frame.start : 0
-            return OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
+        let (stack, columns) = (frameStack, nodeColumns)
+        return OpenRoot(elementPath: OpenPath.make(openPathHeader) { Self.openLevel($0, stack, columns) })
+    }
+
+    /// Sets `root` to ``openRoot``, or returns false (leaving `root` as it
+    /// is) when that is nil. When `root` holds the only reference to its
+    /// path and the path has room, the new path is written over it instead
+    /// of allocated: a holder that publishes one root per feed and lets go
+    /// of the last one first (no snapshot kept it) allocates nothing per
+    /// feed. A path that anything else still holds is never written.
+    ///
+    /// - Complexity: O(depth).
+    package func refreshOpenRoot(_ root: inout OpenRoot?) -> Bool {
+        guard parserState != .done, !frameStack.isEmpty else { return false }
+        let header = openPathHeader
+        // The arrays, not `self`: a closure over a method of this struct
+        // would copy the whole parser.
+        let (stack, columns) = (frameStack, nodeColumns)
+        if var existing = root {
+            // Moved out, so that `existing` is the one reference if no one
+            // else holds the path.
+            root = nil
+            if isKnownUniquelyReferenced(&existing.elementPath),
+                existing.elementPath.rewrite(header, levels: { Self.openLevel($0, stack, columns) })
+            {
+                root = existing
+                return true
+            }
         }
-        return OpenRoot(elementPath: path)
+        root = OpenRoot(elementPath: OpenPath.make(header) { Self.openLevel($0, stack, columns) })
+        return true
+    }
+
+    private var openPathHeader: OpenPathHeader {
+        OpenPathHeader(reader: nodeReader, leaf: visibleLeaf, depth: frameStack.count)
+    }
+
+    /// Level `level` of the open path: its frame, and its finished children.
+    @inline(__always)
+    private static func openLevel(_ level: Int, _ stack: [Frame], _ columns: [AppendOnlyArray<Node>]) -> OpenLevel {
+        let frame = stack[level]
+        let count = level < columns.count ? columns[level].count &- frame.start : 0
+        return OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
     }
 
     /// The string being read, as a slice of the document's bytes, when it

@@ -255,6 +255,22 @@ final class OpenPath: ManagedBuffer<OpenPathHeader, OpenLevel> {
         return unsafeDowncast(buffer, to: OpenPath.self)
     }
 
+    /// Writes `header` and its levels over this path, if they fit; false
+    /// (nothing written) if not. Only for a path no one else holds (the
+    /// caller checked `isKnownUniquelyReferenced`): a path is immutable to
+    /// every snapshot that can see it.
+    ///
+    /// - Complexity: O(`header.depth`).
+    func rewrite(_ header: OpenPathHeader, levels: (Int) -> OpenLevel) -> Bool {
+        guard header.depth <= capacity else { return false }
+        withUnsafeMutablePointers { old, elements in
+            elements.deinitialize(count: old.pointee.depth)
+            old.pointee = header
+            for level in 0..<header.depth { (elements + level).initialize(to: levels(level)) }
+        }
+        return true
+    }
+
     deinit {
         _ = withUnsafeMutablePointers { header, elements in elements.deinitialize(count: header.pointee.depth) }
     }
@@ -323,7 +339,7 @@ enum NodeLimits {
 /// live tool input).
 package struct OpenRoot: @unchecked Sendable {
     // @unchecked: see `OpenContainer`.
-    let elementPath: OpenPath
+    var elementPath: OpenPath
 
     /// The parser's ``IncrementalJSONParser/value`` when this was taken.
     package var value: JSONValue { elementPath.value(at: 0) }
