@@ -168,6 +168,22 @@ static inline __attribute__((always_inline)) void string_masks16(const uint8_t *
     *special = (uint32_t)_mm_movemask_epi8(hits) & ~*high;
 }
 
+/// Copies `len` bytes from p[from...] to out[w...] in whole 16-byte
+/// windows when both sides have room for the last one (the bytes written
+/// past `len` are scratch the caller never reads: it reads `written`
+/// bytes), else by memcpy. A run between escapes is short, and a libc
+/// call for each cost more than the copy.
+static inline __attribute__((always_inline)) void copy_run16(
+    uint8_t *out, size_t w, size_t capacity, const uint8_t *p, size_t from, size_t len, size_t n) {
+    size_t whole = (len + 15) & ~(size_t)15;
+    if (whole <= 64 && n - from >= whole && capacity - w >= whole) {
+        for (size_t m = 0; m < whole; m += 16)
+            _mm_storeu_si128((__m128i *)(out + w + m), _mm_loadu_si128((const __m128i *)(p + from + m)));
+        return;
+    }
+    memcpy(out + w, p + from, len);
+}
+
 /// Bits 0 through k: the errors that count when the first special byte
 /// is at k (a character cut by the special shows as an error at it).
 static inline __attribute__((always_inline)) uint64_t through(uint32_t special) {
@@ -295,6 +311,18 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) uin
     return utf8_errors32(v, _mm256_alignr_epi8(v, lower, 15), _mm256_alignr_epi8(v, lower, 14), _mm256_alignr_epi8(v, lower, 13));
 }
 
+/// `copy_run16` in 32-byte windows.
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void copy_run32(
+    uint8_t *out, size_t w, size_t capacity, const uint8_t *p, size_t from, size_t len, size_t n) {
+    size_t whole = (len + 31) & ~(size_t)31;
+    if (whole <= 64 && n - from >= whole && capacity - w >= whole) {
+        for (size_t m = 0; m < whole; m += 32)
+            _mm256_storeu_si256((__m256i *)(out + w + m), _mm256_loadu_si256((const __m256i *)(p + from + m)));
+        return;
+    }
+    memcpy(out + w, p + from, len);
+}
+
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) size_t first_string_stop32(
     const uint8_t *p, size_t i, size_t n) {
     if (n < 32) return first_string_stop16(p, i, n);
@@ -383,14 +411,15 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
     } while (0)
 
 /// `_scan_json_string` in windows of W bytes whose masks `MASKS` and
-/// UTF-8 errors `ERRORS` computes (n >= W): every special byte of a window
-/// is handled before the next is loaded, so an escape costs no new load,
-/// and runs are copied while the window is in hand. `run` is where the
+/// UTF-8 errors `ERRORS` computes (n >= W), runs copied by `COPY`: every
+/// special byte of a window is handled before the next is loaded, so an
+/// escape costs no new load, and runs are copied while the window is in
+/// hand. `run` is where the
 /// bytes not yet copied begin, `j` the window's start; after an escape the
 /// bits it consumed are cleared. A UTF-8 error at or before a special byte
 /// declines the string (the general reader says what is wrong, and where);
 /// `carried` is as in `FIRST_STRING_STOP`.
-#define SCAN_JSON_STRING_WINDOWS(W, MASKS, ERRORS)                                                   \
+#define SCAN_JSON_STRING_WINDOWS(W, MASKS, ERRORS, COPY)                                                 \
     do {                                                                                             \
         size_t run = i, w = 0, j = i;                                                                \
         int escaped = 0, carried = 0;                                                                \
@@ -427,7 +456,7 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
                         return _scan_string_read;                                                    \
                     }                                                                                \
                     if (k - run > capacity - w) return _scan_string_needs_room;                      \
-                    memcpy(out + w, p + run, k - run);                                               \
+                    COPY(out, w, capacity, p, run, k - run, n);                                      \
                     *end = k + 1;                                                                    \
                     *written = w + (k - run);                                                        \
                     return _scan_string_read;                                                        \
@@ -436,7 +465,7 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
                 if (p[k] != '\\') return _scan_string_declined;                                       \
                 if (out == NULL || k - run > capacity - w || capacity - w - (k - run) < 3)           \
                     return _scan_string_needs_room;                                                  \
-                memcpy(out + w, p + run, k - run);                                                   \
+                COPY(out, w, capacity, p, run, k - run, n);                                          \
                 w += k - run;                                                                        \
                 escaped = 1;                                                                         \
                 size_t next = k + 1;                                                                 \
@@ -461,7 +490,7 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
 
 static int scan_json_string16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
     if (n < 16) SCAN_JSON_STRING(first_string_stop_bytes);
-    SCAN_JSON_STRING_WINDOWS(16, string_masks16, window_errors16);
+    SCAN_JSON_STRING_WINDOWS(16, string_masks16, window_errors16, copy_run16);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -483,7 +512,7 @@ size_t _scan_json_string_run(const uint8_t *p, size_t i, size_t n) {
 __attribute__((target("avx2"))) static int scan_json_string32(
     const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
     if (n < 32) return scan_json_string16(p, i, n, out, capacity, end, written);
-    SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32);
+    SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32);
 }
 #endif
 
