@@ -1,7 +1,11 @@
 // Fuzz property for the message accumulator: arbitrary bytes as a stream.
 // Whatever they are, it must not trap; the outcome (completed messages,
 // the last snapshot, the error with its event number and offset) must not
-// depend on how the bytes are split; every hot delta the fast scanner reads
+// depend on how the bytes are split; it must not depend on whether the
+// usual blocks, deltas and boundary events are read in one step or every
+// event goes through the SSE lines and the full JSON parser (key order,
+// whitespace, escapes at window edges, unknown fields, a missing or repeated
+// `type`: whatever the input holds); every hot delta the fast scanner reads
 // must read the same through the full JSON parser; and a final message must
 // encode, rebuild and encode again to the same JSON.
 //
@@ -37,8 +41,10 @@ public enum AccumulatorFuzzProperty {
         var snapshots = 0
     }
 
-    static func run(_ stream: UnsafeRawBufferPointer, sizes: [Int], options: MessageAccumulatorOptions) -> (Outcome, MessageSnapshot?) {
-        var accumulator = MessageAccumulator(options: options)
+    static func run(
+        _ stream: UnsafeRawBufferPointer, sizes: [Int], options: MessageAccumulatorOptions, generalPathOnly: Bool = false
+    ) -> (Outcome, MessageSnapshot?) {
+        var accumulator = generalPathOnly ? MessageAccumulator._generalPathOnly(options: options) : MessageAccumulator(options: options)
         var outcome = Outcome()
         var start = 0
         var turn = 0
@@ -65,6 +71,8 @@ public enum AccumulatorFuzzProperty {
         let (whole, final) = run(stream, sizes: [max(1, stream.count)], options: options)
         let (split, _) = run(stream, sizes: sizes, options: options)
         if whole != split { return "chunking \(sizes) changed the outcome:\n\(whole)\nvs\n\(split)" }
+        let (general, _) = run(stream, sizes: sizes, options: options, generalPathOnly: true)
+        if whole != general { return "the general path changed the outcome:\n\(whole)\nvs\n\(general)" }
         if let failure = checkHotPath(stream, limits: options.sseLimits) { return failure }
         if let final, final.isComplete {
             let json = final.messageJSON()

@@ -50,7 +50,7 @@ public struct SSEParser: Sendable {
     let activeLimits: SSELimits
     /// Whether usual blocks are read in one step (SSEParser+WholeBlock.swift),
     /// or every block line by line (`CLAUDE_STREAMING_GENERAL_PATH`).
-    let readsWholeBlocks = _scan_general_path() == 0
+    let readsWholeBlocks: Bool
     var lineBuffer: [UInt8] = []
     var lineStartOffset = 0
     var pendingCR = false
@@ -67,7 +67,15 @@ public struct SSEParser: Sendable {
 
     /// A parser at the start of a stream, within `limits`.
     public init(limits: SSELimits = SSELimits()) {
+        self.init(limits: limits, readsWholeBlocks: _scan_general_path() == 0)
+    }
+
+    /// A parser that reads the usual block in one step or not, whatever
+    /// the general-path switch says: for checks that hold the two ways to
+    /// the same events in one process.
+    package init(limits: SSELimits, readsWholeBlocks: Bool) {
         activeLimits = limits
+        self.readsWholeBlocks = readsWholeBlocks
     }
 
     /// Total bytes fed so far.

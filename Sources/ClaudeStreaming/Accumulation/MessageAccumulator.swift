@@ -125,10 +125,24 @@ public struct MessageAccumulator: Sendable {
 
     /// An accumulator at the start of a stream, reading it as `options` says.
     public init(options: MessageAccumulatorOptions = MessageAccumulatorOptions()) {
+        self.init(options: options, readsUsualEvents: _scan_general_path() == 0)
+    }
+
+    /// For fuzzers and tests: an accumulator whose SSE events all go
+    /// through the SSE parser's lines and the full JSON parser (no usual
+    /// block, delta or boundary event read in one step), whatever the
+    /// general-path switch says, so that one process can hold the fast
+    /// readers to the general path on the same bytes. Not API: behind the
+    /// `FuzzTesting` SPI.
+    @_spi(FuzzTesting) public static func _generalPathOnly(options: MessageAccumulatorOptions) -> MessageAccumulator {
+        MessageAccumulator(options: options, readsUsualEvents: false)
+    }
+
+    private init(options: MessageAccumulatorOptions, readsUsualEvents: Bool) {
         self.options = options
-        sse = SSEParser(limits: options.sseLimits)
+        sse = SSEParser(limits: options.sseLimits, readsWholeBlocks: readsUsualEvents)
         bedrock = BedrockEventDecoder(limits: options.eventStreamLimits)
-        state = AccumulatorState(options: options)
+        state = AccumulatorState(options: options, readsUsualEvents: readsUsualEvents)
     }
 
     /// The message as it stands (nil before `message_start`).
@@ -276,10 +290,10 @@ struct AccumulatorState: Sendable {
     /// every event is parsed).
     let readsUsualEvents: Bool
 
-    init(options: MessageAccumulatorOptions) {
+    init(options: MessageAccumulatorOptions, readsUsualEvents: Bool = _scan_general_path() == 0) {
         self.options = options
         parsesStructuredOutput = options.structuredOutput != .none
-        readsUsualEvents = _scan_general_path() == 0
+        self.readsUsualEvents = readsUsualEvents
     }
 
     mutating func fail(_ kind: MessageStreamError.Kind, eventIndex: Int?, byteOffset: Int) {
