@@ -290,7 +290,7 @@ struct AccumulatorState: Sendable {
     /// every event is parsed).
     let readsUsualEvents: Bool
 
-    init(options: MessageAccumulatorOptions, readsUsualEvents: Bool = _scan_general_path() == 0) {
+    init(options: MessageAccumulatorOptions, readsUsualEvents: Bool) {
         self.options = options
         parsesStructuredOutput = options.structuredOutput != .none
         self.readsUsualEvents = readsUsualEvents

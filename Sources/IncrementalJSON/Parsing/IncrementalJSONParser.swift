@@ -185,9 +185,8 @@ public struct IncrementalJSONParser: Sendable {
     ///
     /// - Complexity: O(depth).
     package var openRoot: OpenRoot? {
-        guard parserState != .done, !frameStack.isEmpty else { return nil }
-        let (stack, columns) = (frameStack, nodeColumns)
-        return OpenRoot(elementPath: OpenPath.make(openPathHeader) { Self.openLevel($0, stack, columns) })
+        var root: OpenRoot? = nil
+        return refreshOpenRoot(&root) ? root : nil
     }
 
     /// Sets `root` to ``openRoot``, or returns false (leaving `root` as it
@@ -200,7 +199,7 @@ public struct IncrementalJSONParser: Sendable {
     /// - Complexity: O(depth).
     package func refreshOpenRoot(_ root: inout OpenRoot?) -> Bool {
         guard parserState != .done, !frameStack.isEmpty else { return false }
-        let header = openPathHeader
+        let header = OpenPathHeader(reader: nodeReader, leaf: visibleLeaf, depth: frameStack.count)
         // The arrays, not `self`: a closure over a method of this struct
         // would copy the whole parser.
         let (stack, columns) = (frameStack, nodeColumns)
@@ -217,10 +216,6 @@ public struct IncrementalJSONParser: Sendable {
         }
         root = OpenRoot(elementPath: OpenPath.make(header) { Self.openLevel($0, stack, columns) })
         return true
-    }
-
-    private var openPathHeader: OpenPathHeader {
-        OpenPathHeader(reader: nodeReader, leaf: visibleLeaf, depth: frameStack.count)
     }
 
     /// Level `level` of the open path: its frame, and its finished children.
