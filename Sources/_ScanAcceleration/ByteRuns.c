@@ -117,20 +117,26 @@ static inline __attribute__((always_inline)) void string_masks16(const uint8_t *
     *special = (uint32_t)_mm_movemask_epi8(hits) & ~*high;
 }
 
-/// Copies `len` bytes from p[from...] to out[w...] in whole 16-byte
-/// windows when both sides have room for the last one (the bytes written
-/// past `len` are scratch the caller never reads: it reads `written`
-/// bytes), else by memcpy. A run between escapes is short, and a libc
-/// call for each cost more than the copy.
+/// The body of `copy_run16` and `copy_run32`: copies `len` bytes from
+/// p[from...] to out[w...] in whole windows of W bytes (vector type VEC,
+/// moved by LOADU and STOREU) when both sides have room for the last one
+/// (the bytes written past `len` are scratch the caller never reads: it
+/// reads `written` bytes), else by memcpy. A run between escapes is short,
+/// and a libc call for each cost more than the copy.
+#define COPY_RUN_IN_WINDOWS(W, VEC, LOADU, STOREU)                                             \
+    do {                                                                                       \
+        size_t whole = (len + ((W) - 1)) & ~(size_t)((W) - 1);                                 \
+        if (whole <= 64 && n - from >= whole && capacity - w >= whole) {                       \
+            for (size_t m = 0; m < whole; m += (W))                                            \
+                STOREU((VEC *)(out + w + m), LOADU((const VEC *)(p + from + m)));              \
+            return;                                                                            \
+        }                                                                                      \
+        memcpy(out + w, p + from, len);                                                        \
+    } while (0)
+
 static inline __attribute__((always_inline)) void copy_run16(
     uint8_t *out, size_t w, size_t capacity, const uint8_t *p, size_t from, size_t len, size_t n) {
-    size_t whole = (len + 15) & ~(size_t)15;
-    if (whole <= 64 && n - from >= whole && capacity - w >= whole) {
-        for (size_t m = 0; m < whole; m += 16)
-            _mm_storeu_si128((__m128i *)(out + w + m), _mm_loadu_si128((const __m128i *)(p + from + m)));
-        return;
-    }
-    memcpy(out + w, p + from, len);
+    COPY_RUN_IN_WINDOWS(16, __m128i, _mm_loadu_si128, _mm_storeu_si128);
 }
 
 /// Bits 0 through k: the errors that count when the first special byte
@@ -177,9 +183,9 @@ static inline __attribute__((always_inline)) uint64_t through(uint32_t special) 
                 /* p[0..<n] will do, the bits before j are shifted out). */               \
                 int loads = carried && at >= 3;                                           \
                 uint64_t errors = (uint64_t)(ERRORS((p), at, (i), loads) >> (j - at));     \
-                if (!special && leaves_character_open((p), (n)))                          \
+                /* An error at or before the stop, or a character cut by n. */             \
+                if ((errors & through(special)) || (!special && leaves_character_open((p), (n)))) \
                     return first_string_stop_from((p), (i), j, (n), carried);                \
-                if (errors & through(special)) return first_string_stop_from((p), (i), j, (n), carried); \
             }                                                                             \
             if (special) return j + (size_t)__builtin_ctz(special);                       \
         }                                                                                 \
@@ -217,13 +223,7 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
 /// `copy_run16` in 32-byte windows.
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) void copy_run32(
     uint8_t *out, size_t w, size_t capacity, const uint8_t *p, size_t from, size_t len, size_t n) {
-    size_t whole = (len + 31) & ~(size_t)31;
-    if (whole <= 64 && n - from >= whole && capacity - w >= whole) {
-        for (size_t m = 0; m < whole; m += 32)
-            _mm256_storeu_si256((__m256i *)(out + w + m), _mm256_loadu_si256((const __m256i *)(p + from + m)));
-        return;
-    }
-    memcpy(out + w, p + from, len);
+    COPY_RUN_IN_WINDOWS(32, __m256i, _mm256_loadu_si256, _mm256_storeu_si256);
 }
 
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) size_t first_string_stop32(
