@@ -235,7 +235,7 @@ struct MemoryProbe {
         let growth = ResidentMemory.peak() - before
         blackHole(held.count)
         blackHole(accumulator.snapshot?.content.count)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.inSeconds
         print("\(stream.bytes.count) \(stream.contentBytes) \(count) \(growth) \(seconds)")
         return 0
     }

@@ -153,6 +153,11 @@ struct BenchmarkResult {
     var ratio: Double? { baselineSeconds.map { $0 / seconds } }
 }
 
+extension Duration {
+    /// The duration in seconds.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}
+
 /// Keeps the optimizer from deleting work whose result is otherwise unused.
 @inline(never)
 func blackHole<T>(_ value: T) {

@@ -1,12 +1,12 @@
 // Allocations per delta: the accumulator fed a generated stream in a fresh
 // child (`--memory-probe mallocs KIND BYTES`), the process's allocation
-// calls counted over the feed alone (MallocCount, on glibc), divided by
+// calls counted over the accumulator's making and its feed
+// (`AccumulatorBenchmarks.accumulate`; MallocCount, on glibc), divided by
 // the stream's `content_block_delta` events. Steady state is the aim: the
 // count includes every event (starts, stops, the message's own storage
 // growth), so a figure well under one means deltas allocate nothing of
 // their own.
 
-import ClaudeStreaming
 import MallocCount
 
 enum MallocProbe {
@@ -26,8 +26,6 @@ enum MallocProbe {
         let kindName = arguments[0] == "tool16" ? "tool" : arguments[0]
         guard let kind = StreamKind(rawValue: kindName) else { return 64 }
         let stream = generate(kind, bytes: bytes, toolDeltaBytes: arguments[0] == "tool16" ? 16 : 40)
-        var accumulator = MessageAccumulator(options: MessageAccumulatorOptions(allowsSequentialMessages: true))
-        var seen = 0
         // The counter must see the Swift runtime's allocations: 100 arrays
         // made while it counts must show as at least 100 calls.
         malloc_count_set(1)
@@ -37,22 +35,14 @@ enum MallocProbe {
         let calibration = malloc_count_calls()
         let start = ContinuousClock.now
         malloc_count_set(1)
-        stream.bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let chunk = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + (16 << 10))])
-                do throws(MessageStreamError) {
-                    try accumulator.feed(chunk) { snapshot in seen &+= snapshot.content.count }
-                } catch { return }
-                offset += 16 << 10
-            }
-        }
+        // The accumulator is made inside the count: a stream's allocations
+        // include its own.
+        let seen = AccumulatorBenchmarks.accumulate(stream.bytes, snapshots: true)
         malloc_count_set(0)
         let elapsed = ContinuousClock.now - start
-        blackHole(seen)
+        guard seen >= 0 else { return 70 }  // the stream failed
         let calls = malloc_count_calls() - calibration
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        print("\(stream.events) \(stream.deltas) \(calls) \(seconds)")
+        print("\(stream.events) \(stream.deltas) \(calls) \(elapsed.inSeconds)")
         return 0
     }
 

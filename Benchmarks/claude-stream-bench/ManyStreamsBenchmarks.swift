@@ -287,7 +287,7 @@ enum ManyStreamsBenchmarks {
             for twoThreads in order {
                 let wallStart = ContinuousClock.now
                 let cpu = runOnThreads(twoThreads ? 2 : 1, work)
-                let wall = seconds(ContinuousClock.now - wallStart)
+                let wall = (ContinuousClock.now - wallStart).inSeconds
                 guard round > 0 else { continue }
                 if twoThreads {
                     pairs.append(cpu.max() ?? 0)
@@ -335,9 +335,5 @@ enum ManyStreamsBenchmarks {
         }
         done.wait()
         return times.withLock { $0 }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }

@@ -124,7 +124,7 @@ enum ManyStreamsClients {
                 return round
             }
         }
-        round.wall = ManyStreamsBenchmarks.seconds(ContinuousClock.now - wallStart)
+        round.wall = (ContinuousClock.now - wallStart).inSeconds
         round.cpu = CPUClock.processSeconds() - cpuStart
         round.memoryGrowth = ResidentMemory.peak() - before
         return round

@@ -198,7 +198,7 @@ enum TransportBenchmarks {
                 work()
                 let elapsed = ContinuousClock.now - start
                 cpu[index].append(processCPUSeconds() - cpuBefore)
-                times[index].append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+                times[index].append(elapsed.inSeconds)
             }
         }
         return (times.map(CPUClock.median), cpu.map(CPUClock.median), cpu)
