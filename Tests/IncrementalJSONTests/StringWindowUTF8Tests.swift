@@ -7,6 +7,7 @@
 // parser's rules over every short case; this holds the windows to the
 // byte loop, so the three agree.
 
+import FuzzProperties
 import Testing
 import _ScanAcceleration
 
@@ -27,14 +28,11 @@ import _ScanAcceleration
     ]
     static let specials: [[UInt8]] = [[0x22], [0x5C, 0x6E], [0x01], [0x1F]]
 
+    /// The shared test generator, with the two draws used here.
     struct Generator {
-        var seed: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            seed ^= seed << 13
-            seed ^= seed >> 7
-            seed ^= seed << 17
-            return Int(truncatingIfNeeded: seed >> 1) % bound
-        }
+        var rng: SplitMix64
+        init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+        mutating func next(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &rng) }
         mutating func pick(_ from: [[UInt8]]) -> [UInt8] { from[next(from.count)] }
     }
 
