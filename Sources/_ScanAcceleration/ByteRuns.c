@@ -380,7 +380,9 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
             }                                                                                        \
             if (j + valid >= n) return _scan_string_declined;                                        \
             if (run > j + valid) {                                                                   \
-                /* An escape ran on past the window: it ends on an ASCII byte. */                    \
+                /* An escape ran on past the window: it ends on an ASCII byte. If it */              \
+                /* ends the input, no window is left (and none may be shifted by W). */              \
+                if (run >= n) return _scan_string_declined;                                          \
                 j = run;                                                                             \
                 carried = 0;                                                                         \
             } else {                                                                                 \

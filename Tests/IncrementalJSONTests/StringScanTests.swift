@@ -136,4 +136,29 @@ import _ScanAcceleration
         }
         #expect(reads > 500 && declines > 500)
     }
+
+    /// An escape that begins in one window and ends the input leaves no
+    /// window to scan: the string is unclosed. The bytes past the end are
+    /// quotes, so a scan that reads there reports a string the input does
+    /// not hold.
+    @Test func anEscapeThatEndsTheInputEndsTheScan() {
+        for escape in [#"\u0041"#, #"\n"#, #"\u00e9"#] {
+            for plain in 0..<70 {
+                let body = [UInt8](repeating: UInt8(ascii: "a"), count: plain) + Array(escape.utf8)
+                let buffer = body + [UInt8](repeating: UInt8(ascii: "\""), count: 64)
+                for (name, scan) in Self.paths {
+                    var out = [UInt8](repeating: 0, count: buffer.count)
+                    var end = 0
+                    var written = 0
+                    let result = buffer.withUnsafeBufferPointer { p -> Int32 in
+                        guard let base = p.baseAddress else { return -1 }
+                        return out.withUnsafeMutableBufferPointer { o in
+                            scan(base, 0, body.count, o.baseAddress, o.count, &end, &written)
+                        }
+                    }
+                    #expect(result == Int32(_scan_string_declined), "\(name): \(plain) bytes, then \(escape)")
+                }
+            }
+        }
+    }
 }
