@@ -12,35 +12,59 @@ extension JSONValue {
     ///
     /// - Complexity: O(size of this value).
     public func divergence(toward later: JSONValue) -> String? {
-        firstDivergence(toward: later, path: "$")
+        guard let found = firstDivergence(toward: later) else { return nil }
+        return "$\(found.reversedPath.reversed().joined()): \(found.problem)"
     }
 
-    private func firstDivergence(toward later: JSONValue, path: String) -> String? {
+    /// Where two values part, and why. The path is built only for a value
+    /// that diverges, on the way out of the recursion: naming every child
+    /// on the way in cost more than the comparison itself.
+    private struct Divergence {
+        /// Path components from the diverging node up to the root's child:
+        /// `[3]`, `.key`.
+        var reversedPath: [String] = []
+        let problem: String
+    }
+
+    private func firstDivergence(toward later: JSONValue) -> Divergence? {
         if isComplete {
-            return self == later ? nil : "\(path): complete \(compactJSON) became \(later.compactJSON)"
+            return self == later ? nil : Divergence(problem: "complete \(compactJSON) became \(later.compactJSON)")
         }
         switch (kind, later.kind) {
         case (.string(let earlier), .string(let grown)):
             let isPrefix = earlier.utf8.withUnsafeBufferPointer { a in
                 grown.utf8.withUnsafeBufferPointer { b in a.count <= b.count && a.elementsEqual(b.prefix(a.count)) }
             }
-            return isPrefix ? nil : "\(path): string \(earlier.debugDescription) is not a prefix of \(grown.debugDescription)"
+            if isPrefix { return nil }
+            return Divergence(problem: "string \(earlier.debugDescription) is not a prefix of \(grown.debugDescription)")
         case (.array(let earlier), .array(let grown)):
-            guard earlier.count <= grown.count else { return "\(path): array shrank from \(earlier.count) to \(grown.count)" }
+            guard earlier.count <= grown.count else {
+                return Divergence(problem: "array shrank from \(earlier.count) to \(grown.count)")
+            }
             for (index, element) in earlier.enumerated() {
-                if let problem = element.firstDivergence(toward: grown[index], path: "\(path)[\(index)]") { return problem }
+                if var found = element.firstDivergence(toward: grown[index]) {
+                    found.reversedPath.append("[\(index)]")
+                    return found
+                }
             }
             return nil
         case (.object(let earlier), .object(let grown)):
-            guard earlier.count <= grown.count else { return "\(path): object shrank from \(earlier.count) to \(grown.count)" }
+            guard earlier.count <= grown.count else {
+                return Divergence(problem: "object shrank from \(earlier.count) to \(grown.count)")
+            }
             for (index, member) in earlier.entries.enumerated() {
                 let next = grown.entries[index]
-                guard member.key == next.key else { return "\(path): key \(member.key.debugDescription) became \(next.key.debugDescription)" }
-                if let problem = member.value.firstDivergence(toward: next.value, path: "\(path).\(member.key)") { return problem }
+                guard member.key == next.key else {
+                    return Divergence(problem: "key \(member.key.debugDescription) became \(next.key.debugDescription)")
+                }
+                if var found = member.value.firstDivergence(toward: next.value) {
+                    found.reversedPath.append(".\(member.key)")
+                    return found
+                }
             }
             return nil
         default:
-            return "\(path): incomplete \(compactJSON) became \(later.compactJSON)"
+            return Divergence(problem: "incomplete \(compactJSON) became \(later.compactJSON)")
         }
     }
 }
