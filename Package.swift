@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "_ScanAcceleration"),
         // Carry-less-multiplication CRC-32 folding; C because Swift cannot emit PCLMULQDQ.
         .target(name: "_CRC32Acceleration"),
-        .target(name: "AWSEventStream", dependencies: ["_CRC32Acceleration"], swiftSettings: strict),
+        .target(name: "AWSEventStream", dependencies: ["_CRC32Acceleration", "_ScanAcceleration"], swiftSettings: strict),
         // Base64 32 characters per step with AVX2, for Bedrock's chunk payloads; C for the byte shuffles.
         .target(name: "_Base64Acceleration"),
         // Invariant checks run after every mutation in debug builds only

@@ -11,8 +11,9 @@
 // makes the rest Bedrock `chunk` messages, one per line: a line starting
 // with '!' is a raw chunk payload (for the payload scanner), any other line
 // is an event, base64-wrapped; the accumulator must give the same outcome
-// at any chunking, and, for wrapped events, the same messages as the same
-// events over SSE.
+// at any chunking and with every message read the general way (also with
+// the body damaged or small limits: see `checkBedrock`), and, for wrapped
+// events, the same messages as the same events over SSE.
 
 import AWSEventStream
 import ClaudeStreaming
@@ -29,7 +30,7 @@ public enum AWSEventStreamFuzzProperty {
             : AWSEventStreamLimits(maxMessageBytes: 16 + Int(selector >> 2) * 4, maxHeaderBytes: Int(selector >> 4) * 3)
         let sizes = (1...4).map { Int(input[$0]) % 41 + 1 }
         var stream = Array(input[header...])
-        if selector & 4 != 0 { return checkBedrock(stream, sizes: sizes) }
+        if selector & 4 != 0 { return checkBedrock(stream, sizes: sizes, selector: selector, damage: Array(input[1...4])) }
         if selector & 1 == 1 { stream = reframed(stream) }
         return compare(stream, sizes: sizes, limits: limits)
     }
@@ -54,14 +55,33 @@ public enum AWSEventStreamFuzzProperty {
         return out
     }
 
-    /// Lines as Bedrock chunks through the accumulator (see the header comment).
-    static func checkBedrock(_ bytes: [UInt8], sizes: [Int]) -> String? {
-        let (body, sse, allWrapped) = bedrockBodies(bytes)
-        let options = MessageAccumulatorOptions(allowsSequentialMessages: true, framing: .awsEventStream)
+    /// Lines as Bedrock chunks through the accumulator (see the header
+    /// comment). In this mode byte 0's bit 1 sets small limits (a message
+    /// of 96 to 576 bytes; with bit 3, headers under the usual block's 75),
+    /// and bit 0 damages the body: one bit flipped at a place bytes 1...3
+    /// pick, and up to 4 bytes cut from its end. Whatever the body, the
+    /// usual chunks read in one step must give what the general path gives.
+    static func checkBedrock(_ bytes: [UInt8], sizes: [Int], selector: UInt8, damage: [UInt8]) -> String? {
+        var (body, sse, allWrapped) = bedrockBodies(bytes)
+        var options = MessageAccumulatorOptions(allowsSequentialMessages: true, framing: .awsEventStream)
+        if selector & 2 != 0 {
+            options.eventStreamLimits = AWSEventStreamLimits(
+                maxMessageBytes: 96 + Int(selector >> 4) * 32, maxHeaderBytes: selector & 8 != 0 ? 74 : 128 << 10)
+        }
+        let damaged = selector & 1 != 0 && !body.isEmpty
+        if damaged {
+            let place = (Int(damage[0]) << 8 | Int(damage[1])) % body.count
+            body[place] ^= 1 << (damage[2] & 7)
+            body.removeLast(min(body.count, Int(damage[3]) % 5))
+        }
         let (whole, _) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: options) }
         let (split, _) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: sizes, options: options) }
         if whole != split { return "bedrock chunking \(sizes) changed the outcome:\n\(whole)\nvs\n\(split)" }
-        guard allWrapped else { return nil }
+        let (general, _) = body.withUnsafeBytes {
+            AccumulatorFuzzProperty.run($0, sizes: sizes, options: options, generalPathOnly: true)
+        }
+        if whole != general { return "bedrock: the general path changed the outcome:\n\(whole)\nvs\n\(general)" }
+        guard allWrapped, !damaged, selector & 2 == 0 else { return nil }
         let (overSSE, _) = sse.withUnsafeBytes {
             AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: MessageAccumulatorOptions(allowsSequentialMessages: true))
         }

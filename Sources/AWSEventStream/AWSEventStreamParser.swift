@@ -20,6 +20,8 @@
 // Offsets. `streamPosition` counts every byte fed; messages and errors carry
 // offsets in that count, which never depend on chunking.
 
+import _ScanAcceleration
+
 /// The length of the prelude: total length, headers length, prelude CRC.
 let preludeLength = 12
 /// Prelude plus trailing message CRC: the smallest possible message.
@@ -43,10 +45,21 @@ public struct AWSEventStreamParser: Sendable {
     var streamPosition = 0
     var messagesDelivered = 0
     var terminalError: AWSEventStreamError? = nil
+    /// Whether ``feed(_:readingMessages:onMessage:)`` offers its reader the
+    /// message boundaries (off with `CLAUDE_STREAMING_GENERAL_PATH`).
+    let readsWholeMessages: Bool
 
     /// A parser at the start of a stream, bounded by `limits`.
     public init(limits: AWSEventStreamLimits = AWSEventStreamLimits()) {
+        self.init(limits: limits, readsWholeMessages: _scan_general_path() == 0)
+    }
+
+    /// A parser whose message reader is offered boundaries only when
+    /// `readsWholeMessages` (so a fuzzer can hold the two ways to each other
+    /// in one process).
+    package init(limits: AWSEventStreamLimits, readsWholeMessages: Bool) {
         activeLimits = limits
+        self.readsWholeMessages = readsWholeMessages
     }
 
     /// Total bytes fed so far.
@@ -71,7 +84,32 @@ public struct AWSEventStreamParser: Sendable {
         if let failure = terminalError { throw failure }
         guard chunk.count > 0 else { return }
         do throws(AWSEventStreamError) {
-            try scanChunk(chunk, onMessage)
+            try scanChunk(chunk, readingMessages: { _, _ in (0, 0) }, readsMessages: false, onMessage)
+        } catch {
+            terminalError = error
+            throw error
+        }
+    }
+
+    /// Feeds a chunk like ``feed(_:_:)``, and at each message boundary
+    /// inside it where nothing is buffered first offers the rest of the
+    /// chunk to `readMessages`, with the stream offset of its first byte.
+    /// `readMessages` may read whole messages there itself and returns the
+    /// bytes and the messages they took ((0, 0) leaves them to the parser);
+    /// it must take only messages the parser would have delivered, every
+    /// check passed (`_AWSUsualMessage` makes them). For a consumer in this
+    /// package (the message accumulator) that reads its usual Bedrock chunk
+    /// in one step. With `CLAUDE_STREAMING_GENERAL_PATH` set,
+    /// `readMessages` is never offered a boundary.
+    package mutating func feed(
+        _ chunk: UnsafeRawBufferPointer,
+        readingMessages readMessages: (UnsafeRawBufferPointer, Int) -> (bytes: Int, messages: Int),
+        onMessage: (borrowing AWSEventStreamMessageView) -> Void
+    ) throws(AWSEventStreamError) {
+        if let failure = terminalError { throw failure }
+        guard chunk.count > 0 else { return }
+        do throws(AWSEventStreamError) {
+            try scanChunk(chunk, readingMessages: readMessages, readsMessages: readsWholeMessages, onMessage)
         } catch {
             terminalError = error
             throw error
@@ -112,7 +150,10 @@ public struct AWSEventStreamParser: Sendable {
 
     // MARK: - Framing
 
-    mutating func scanChunk(_ chunk: UnsafeRawBufferPointer, _ onMessage: (borrowing AWSEventStreamMessageView) -> Void) throws(AWSEventStreamError) {
+    mutating func scanChunk(
+        _ chunk: UnsafeRawBufferPointer, readingMessages readMessages: (UnsafeRawBufferPointer, Int) -> (bytes: Int, messages: Int),
+        readsMessages: Bool, _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
+    ) throws(AWSEventStreamError) {
         let n = chunk.count
         let chunkOffset = streamPosition
         defer { streamPosition = chunkOffset + n }
@@ -121,6 +162,16 @@ public struct AWSEventStreamParser: Sendable {
             p = try continueBuffered(chunk, chunkOffset: chunkOffset, onMessage)
         }
         while p < n {
+            // At a boundary with nothing buffered, the reader takes the run
+            // of usual messages it can; what it declines is read below.
+            if readsMessages {
+                let taken = readMessages(UnsafeRawBufferPointer(rebasing: chunk[p...]), chunkOffset &+ p)
+                if taken.bytes > 0 {
+                    p &+= Swift.min(taken.bytes, n &- p)
+                    messagesDelivered &+= taken.messages
+                    continue
+                }
+            }
             let remaining = n - p
             guard remaining >= preludeLength else {
                 startBuffer(chunk, from: p, chunkOffset: chunkOffset, total: 0, preludeCRC: 0)

@@ -24,7 +24,7 @@ import _Base64Acceleration
     /// `payload` through `unwrapChunk` (fast path, then the general scanner).
     func unwrapped(_ payload: [UInt8]) -> Result<[UInt8], ChunkProblem> {
         var event: [UInt8] = [0xEE]
-        switch payload.withUnsafeBytes({ unwrapChunk($0, into: &event, options: .init()) }) {
+        switch payload.withUnsafeBytes({ unwrapChunk($0, into: &event, options: .init(), readsLayout: true) }) {
         case .event(let count): return .success(Array(event.prefix(count)))
         case .invalid(let what): return .failure(ChunkProblem(what: what))
         }

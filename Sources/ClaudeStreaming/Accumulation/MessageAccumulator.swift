@@ -6,7 +6,8 @@
 //
 //   feed(bytes) ─► SSEParser ─► usual delta block? ─ yes ─► HotBlocks (framing and JSON in one step)
 //                             └─► event view (data borrowed from the chunk)
-//          or  ─► BedrockEventDecoder ─► event (base64 decoded) ┤
+//          or  ─► AWSEventStreamParser ─► usual chunk? ─ yes ─► HotChunks (framing, base64, event in one step)
+//                             └─► BedrockEventDecoder ─► event (base64 decoded) ┤
 //                                  │
 //                 hot delta? ──────┼─ yes ─► HotDeltaScanner ─► append payload
 //                 start/stop/ping? ┼─ yes ─► BoundaryEvent ─► apply (no tree)
@@ -141,7 +142,7 @@ public struct MessageAccumulator: Sendable {
     private init(options: MessageAccumulatorOptions, readsUsualEvents: Bool) {
         self.options = options
         sse = SSEParser(limits: options.sseLimits, readsWholeBlocks: readsUsualEvents)
-        bedrock = BedrockEventDecoder(limits: options.eventStreamLimits)
+        bedrock = BedrockEventDecoder(limits: options.eventStreamLimits, readsUsualChunks: readsUsualEvents)
         state = AccumulatorState(options: options, readsUsualEvents: readsUsualEvents)
     }
 
@@ -202,10 +203,15 @@ public struct MessageAccumulator: Sendable {
             }
         case .awsEventStream:
             var decoder = bedrock
-            bedrock = BedrockEventDecoder(limits: options.eventStreamLimits)
+            bedrock = BedrockEventDecoder(limits: options.eventStreamLimits, readsUsualChunks: false)
             defer { bedrock = decoder }
             do throws(BedrockFailure) {
-                try decoder.feed(bytes, options: options.json) { event, end in
+                // The usual chunks are read whole (HotChunks.swift); every
+                // other message comes through the decoder's events.
+                try decoder.feed(bytes, options: options.json) { rest, offset, event in
+                    guard !state.hasFailed else { return (0, 0) }
+                    return state.readHotChunks(rest, at: offset, event: &event, emitsSnapshots: emitsSnapshots, onSnapshot: onSnapshot)
+                } onEvent: { event, end in
                     guard !state.hasFailed, state.apply(event, streamOffset: end), emitsSnapshots, state.hasMessage
                     else { return }
                     onSnapshot(state.message)

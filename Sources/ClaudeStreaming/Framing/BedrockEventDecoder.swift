@@ -50,16 +50,34 @@ struct BedrockEventDecoder: Sendable {
     /// The decoded event of the current chunk: its first bytes (the count
     /// `unwrapChunk` gives); only ever grown, so it is not refilled per event.
     var event: [UInt8] = []
+    /// Whether chunks in Bedrock's own layout are read in one step (the
+    /// usual message, `HotChunks.swift`, and the usual payload): off with
+    /// `CLAUDE_STREAMING_GENERAL_PATH`, and for the general-path-only
+    /// accumulator fuzzers compare with.
+    let readsUsualChunks: Bool
 
-    init(limits: AWSEventStreamLimits) { parser = AWSEventStreamParser(limits: limits) }
+    init(limits: AWSEventStreamLimits, readsUsualChunks: Bool) {
+        parser = AWSEventStreamParser(limits: limits, readsWholeMessages: readsUsualChunks)
+        self.readsUsualChunks = readsUsualChunks
+    }
 
     var bytesConsumed: Int { parser.bytesConsumed }
 
-    /// Feeds body bytes; calls `onEvent` with each event's JSON and the
-    /// stream offset of the end of its message. Stops at the first failure.
+    /// The usual chunk's header block (`chunkHeaderBlock`) as bytes.
+    static var usualHeaderBlock: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: chunkHeaderBlock.utf8Start, count: chunkHeaderBlock.utf8CodeUnitCount)
+    }
+
+    /// Feeds body bytes; at each message boundary offers the rest of the
+    /// chunk and the event buffer to `readChunks`, which returns the bytes
+    /// and messages it took (see `AWSEventStreamParser`'s
+    /// `feed(_:readingMessages:onMessage:)`); calls `onEvent` with the JSON
+    /// of each other event and the stream offset of the end of its message.
+    /// Stops at the first failure.
     mutating func feed(
         _ bytes: UnsafeRawBufferPointer, options: JSONParserOptions,
-        _ onEvent: (UnsafeRawBufferPointer, Int) -> Void
+        readingChunks readChunks: (UnsafeRawBufferPointer, Int, inout [UInt8]) -> (bytes: Int, messages: Int),
+        onEvent: (UnsafeRawBufferPointer, Int) -> Void
     ) throws(BedrockFailure) {
         var failure: BedrockFailure?
         // Move the parts out so the callback may use them while the parser runs.
@@ -71,13 +89,16 @@ struct BedrockEventDecoder: Sendable {
             event = decoded
             parser = framing
         }
+        let readsLayout = readsUsualChunks
         do throws(AWSEventStreamError) {
-            try framing.feed(bytes) { message in
+            try framing.feed(bytes) { rest, offset in
+                failure == nil ? readChunks(rest, offset, &decoded) : (0, 0)
+            } onMessage: { message in
                 guard failure == nil else { return }
                 let end = message.streamOffset + message.totalLength
                 switch BedrockEventDecoder.classify(of: message) {
                 case .chunk:
-                    switch unwrapChunk(message.payload, into: &decoded, options: options) {
+                    switch unwrapChunk(message.payload, into: &decoded, options: options, readsLayout: readsLayout) {
                     case .event(let count):
                         // Exclusive access, not a shared borrow: reading a captured
                         // array through `withUnsafeBytes` retained and released its

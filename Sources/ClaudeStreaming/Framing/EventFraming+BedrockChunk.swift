@@ -3,6 +3,7 @@
 // read the payload exactly as the accumulator does.
 
 import IncrementalJSON
+import _ScanAcceleration
 
 extension EventFraming {
     /// Decodes a Bedrock `chunk` payload (`{"bytes":"<base64>","p":…}`) into
@@ -10,7 +11,7 @@ extension EventFraming {
     /// else what is wrong with the payload.
     /// - Complexity: O(payload.count).
     package static func decodeBedrockChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8]) -> String? {
-        switch unwrapChunk(payload, into: &event, options: JSONParserOptions()) {
+        switch unwrapChunk(payload, into: &event, options: JSONParserOptions(), readsLayout: _scan_general_path() == 0) {
         case .event(let count):
             event.removeSubrange(count...)
             return nil

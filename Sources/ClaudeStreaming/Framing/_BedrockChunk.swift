@@ -33,14 +33,17 @@ enum ChunkOutcome: Equatable {
     case invalid(String)
 }
 
-/// Decodes the `bytes` member of `payload` into the start of `event`.
+/// Decodes the `bytes` member of `payload` into the start of `event`;
+/// Bedrock's own layout is tried first when `readsLayout`.
 /// - Complexity: O(`payload.count`).
-func unwrapChunk(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8], options: JSONParserOptions) -> ChunkOutcome {
+func unwrapChunk(
+    _ payload: UnsafeRawBufferPointer, into event: inout [UInt8], options: JSONParserOptions, readsLayout: Bool
+) -> ChunkOutcome {
     // Bedrock's own layout, {"bytes":"…"} or {"bytes":"…","p":"…"}, in one
     // pass; anything else (an escape, another member, bad base64) is read
     // again by the general scanner below, which also says what is wrong.
     // (Not with `CLAUDE_STREAMING_GENERAL_PATH`: the scanner reads every payload.)
-    if _scan_general_path() == 0, let count = decodeBedrockLayout(payload, into: &event) { return .event(count: count) }
+    if readsLayout, let count = decodeBedrockLayout(payload, into: &event) { return .event(count: count) }
     var scanner = ChunkScanner(bytes: payload)
     switch scanner.findBytesMember() {
     case .found(let range):

@@ -100,7 +100,7 @@ import Testing
                 .target(name: "_ScanAcceleration"),
                 .target(name: "ServerSentEvents", dependencies: ["_ScanAcceleration"]),
                 .target(name: "_CRC32Acceleration"),
-                .target(name: "AWSEventStream", dependencies: ["_CRC32Acceleration"]),
+                .target(name: "AWSEventStream", dependencies: ["_CRC32Acceleration", "_ScanAcceleration"]),
                 .target(name: "_Base64Acceleration"),
                 .target(name: "AppendOnlyStorage"),
                 .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage", "_ScanAcceleration"]),
