@@ -158,6 +158,18 @@ private let simpleEvents = [
         #expect(outcome.error?.snapshot?.text == "Hel")
     }
 
+    /// A bad chunk, then a message whose CRC is wrong: the chunk's error
+    /// comes first, whether the two arrive in one piece or apart.
+    @Test func theFirstFailureInAChunkIsTheOneReported() throws {
+        var broken = bedrock([F.text(0, "x")])
+        broken[broken.count - 1] ^= 0xFF
+        let body = bedrock([F.messageStart]) + chunk(payload: #"{"p":"no bytes"}"#) + broken
+        let outcome = runStream(body, options: bedrockOptions)
+        let error = try #require(outcome.error)
+        #expect(error.kind == .invalidChunkPayload(#"chunk payload has no "bytes" member"#))
+        #expect(error.eventIndex == 1)
+    }
+
     @Test func truncatedBodyIsAFramingErrorAtFinish() throws {
         let body = bedrock(simpleEvents)
         let outcome = runStream(Array(body.dropLast(7)), options: bedrockOptions)

@@ -114,6 +114,10 @@ struct BedrockEventDecoder: Sendable {
                 }
             }
         } catch {
+            // The parser reads on to the chunk's end after a chunk or an
+            // exception failed: the failure that came first is the one, as
+            // when the chunk ends between them.
+            if let failure { throw failure }
             throw .framing(error)
         }
         if let failure { throw failure }
