@@ -81,14 +81,7 @@ public struct AWSEventStreamParser: Sendable {
         _ chunk: UnsafeRawBufferPointer,
         _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
     ) throws(AWSEventStreamError) {
-        if let failure = terminalError { throw failure }
-        guard chunk.count > 0 else { return }
-        do throws(AWSEventStreamError) {
-            try scanChunk(chunk, readingMessages: { _, _ in (0, 0) }, readsMessages: false, onMessage)
-        } catch {
-            terminalError = error
-            throw error
-        }
+        try feed(chunk, readingMessages: { _, _ in (0, 0) }, readsMessages: false, onMessage)
     }
 
     /// Feeds a chunk like ``feed(_:_:)``, and at each message boundary
@@ -106,10 +99,19 @@ public struct AWSEventStreamParser: Sendable {
         readingMessages readMessages: (UnsafeRawBufferPointer, Int) -> (bytes: Int, messages: Int),
         onMessage: (borrowing AWSEventStreamMessageView) -> Void
     ) throws(AWSEventStreamError) {
+        try feed(chunk, readingMessages: readMessages, readsMessages: readsWholeMessages, onMessage)
+    }
+
+    /// Both `feed`s: a stopped parser rethrows its error; a new error
+    /// stops it.
+    private mutating func feed(
+        _ chunk: UnsafeRawBufferPointer, readingMessages readMessages: (UnsafeRawBufferPointer, Int) -> (bytes: Int, messages: Int),
+        readsMessages: Bool, _ onMessage: (borrowing AWSEventStreamMessageView) -> Void
+    ) throws(AWSEventStreamError) {
         if let failure = terminalError { throw failure }
         guard chunk.count > 0 else { return }
         do throws(AWSEventStreamError) {
-            try scanChunk(chunk, readingMessages: readMessages, readsMessages: readsWholeMessages, onMessage)
+            try scanChunk(chunk, readingMessages: readMessages, readsMessages: readsMessages, onMessage)
         } catch {
             terminalError = error
             throw error

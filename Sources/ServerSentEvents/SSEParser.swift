@@ -94,14 +94,7 @@ public struct SSEParser: Sendable {
         _ chunk: UnsafeRawBufferPointer,
         onEvent: (borrowing SSEEventView) -> Void
     ) throws(SSEError) {
-        if let failure = terminalError { throw failure }
-        guard chunk.count > 0 else { return }
-        do throws(SSEError) {
-            try scanChunk(chunk, readingBlocks: { _, _ in 0 }, readsBlocks: false, onEvent)
-        } catch {
-            terminalError = error
-            throw error
-        }
+        try feed(chunk, readingBlocks: { _, _ in 0 }, readsBlocks: false, onEvent)
     }
 
     /// Feeds a chunk like ``feed(_:onEvent:)``, and at each block boundary
@@ -122,10 +115,19 @@ public struct SSEParser: Sendable {
         readingBlocks readBlocks: (UnsafeRawBufferPointer, Int) -> Int,
         onEvent: (borrowing SSEEventView) -> Void
     ) throws(SSEError) {
+        try feed(chunk, readingBlocks: readBlocks, readsBlocks: true, onEvent)
+    }
+
+    /// Both `feed`s: a stopped parser rethrows its error; a new error
+    /// stops it.
+    private mutating func feed(
+        _ chunk: UnsafeRawBufferPointer, readingBlocks readBlocks: (UnsafeRawBufferPointer, Int) -> Int,
+        readsBlocks: Bool, _ onEvent: (borrowing SSEEventView) -> Void
+    ) throws(SSEError) {
         if let failure = terminalError { throw failure }
         guard chunk.count > 0 else { return }
         do throws(SSEError) {
-            try scanChunk(chunk, readingBlocks: readBlocks, readsBlocks: true, onEvent)
+            try scanChunk(chunk, readingBlocks: readBlocks, readsBlocks: readsBlocks, onEvent)
         } catch {
             terminalError = error
             throw error
