@@ -9,7 +9,8 @@
 //   (same value, or same error at the same offset);
 // - prefix consistency: each snapshot taken at a chunk boundary is extended
 //   by the next one, and the last by the final value, so each by the final
-//   value (`JSONValue.divergence(toward:)`);
+//   value (`JSONValue.divergence(toward:)`); a long input compares at most
+//   32 of its snapshots (`SnapshotSample`);
 // - agreement with Foundation's JSONSerialization on accept/reject and, for
 //   accepted input, on the value (numbers compared as Double with a relative
 //   tolerance; the parser keeps the exact text, Foundation does not);
@@ -49,6 +50,7 @@ public enum JSONFuzzProperty {
         var start = 0
         var turn = 0
         var chunked: Result<JSONValue, JSONParseError>? = nil
+        let sample = SnapshotSample(count: document.count, sizes: sizes)
         while start < document.count {
             let end = min(document.count, start + max(1, sizes[turn % sizes.count]))
             turn += 1
@@ -58,7 +60,9 @@ public enum JSONFuzzProperty {
                 chunked = .failure(error)
                 break
             }
-            if let snapshot = parser.value { snapshots.append(snapshot) }
+            if sample.keeps(turn: turn - 1, isLast: end == document.count), let snapshot = parser.value {
+                snapshots.append(snapshot)
+            }
             start = end
         }
         if chunked == nil { chunked = Result { () throws(JSONParseError) in try parser.finish() } }

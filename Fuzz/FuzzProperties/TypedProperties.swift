@@ -14,7 +14,8 @@
 //   the complete type exactly when the partial one is full;
 // - growth: a snapshot's partial value is extended by the final one (a
 //   string only grows, an array only gains elements, a nil only becomes a
-//   value), whenever both decode. Values with a duplicate key are exempt
+//   value), whenever both decode; a long input decodes at most 32 of its
+//   snapshots (`SnapshotSample`). Values with a duplicate key are exempt
 //   (the last member wins, so an earlier value may be replaced).
 //
 // The enum's raw values are chosen so none is a prefix of another: a
@@ -43,6 +44,7 @@ public enum TypedFuzzProperty {
         var partials: [FuzzTrip.Partial] = []
         var start = 0
         var turn = 0
+        let sample = SnapshotSample(count: document.count, sizes: sizes)
         while start < document.count {
             let end = min(document.count, start + max(1, sizes[turn % sizes.count]))
             turn += 1
@@ -51,7 +53,9 @@ public enum TypedFuzzProperty {
             } catch {
                 return nil  // invalid JSON: the snapshots so far decoded without trapping
             }
-            if let snapshot = parser.value, let partial = try? JSONValueDecoder().decode(FuzzTrip.Partial.self, from: snapshot) {
+            if sample.keeps(turn: turn - 1, isLast: end == document.count), let snapshot = parser.value,
+                let partial = try? JSONValueDecoder().decode(FuzzTrip.Partial.self, from: snapshot)
+            {
                 partials.append(partial)
             }
             start = end
