@@ -15,7 +15,9 @@
 #    MAX_CORPUS_BYTES;
 # 4. appends one line to Fuzz/CAMPAIGNS.md: date, commit, target, seconds,
 #    executions, coverage (edges and features) at the start and the end,
-#    the kept corpus's size, and the result.
+#    the kept corpus's size, and the result; then rewrites the totals there
+#    (Fuzz/campaign-totals.py: executions summed over the campaigns that ran
+#    on the fuzzed code as it is at HEAD).
 #
 # A crash, leak, timeout or out-of-memory ends the campaign: its input is
 # kept in Fuzz/.work/TARGET/, the line says so, and the script exits
@@ -126,4 +128,6 @@ ledger="$root/Fuzz/CAMPAIGNS.md"
 line="| $(date -u +%Y-%m-%d) | $commit | $target | $seconds | $executions | $cov_start → $cov_end | $ft_start → $ft_end | $files / $bytes | $result |"
 echo "$line" >>"$ledger"
 echo "$line"
+# The totals over campaigns on the same fuzzed code, above the ledger.
+python3 "$root/Fuzz/campaign-totals.py" --write >/dev/null || echo "!! campaign-totals.py failed; the ledger line is written" >&2
 exit "$status"
