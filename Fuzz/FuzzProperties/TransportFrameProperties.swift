@@ -169,15 +169,32 @@ public enum TransportFrameFuzzProperty {
     /// piece of any length >= 8. Written apart from the redactor it checks
     /// (a set of byte slices, no rolling window, no filter).
     public static func keyPiece(in text: String, of secret: String = apiKey) -> String? {
-        let key = Array(secret.utf8)
         let bytes = Array(text.utf8)
-        let piece = 8
-        guard key.count >= piece, bytes.count >= piece else { return nil }
-        let windows = Set((0...(key.count - piece)).map { key[$0..<($0 + piece)] })
-        for at in 0...(bytes.count - piece) where windows.contains(bytes[at..<(at + piece)]) {
+        let windows = secret == apiKey ? apiKeyWindows : pieces(of: secret)
+        guard !windows.isEmpty, bytes.count >= piece else { return nil }
+        for at in 0...(bytes.count - piece) where windows.contains(word(bytes, at)) {
             return String(decoding: bytes[at..<(at + piece)], as: UTF8.self)
         }
         return nil
+    }
+
+    /// The length of a piece: eight bytes, one word, so a window is compared
+    /// by one hash of an integer instead of one of a slice (the slices were
+    /// 40% of a campaign's time).
+    static let piece = 8
+    static let apiKeyWindows = pieces(of: apiKey)
+
+    static func pieces(of secret: String) -> Set<UInt64> {
+        let key = Array(secret.utf8)
+        guard key.count >= piece else { return [] }
+        return Set((0...(key.count - piece)).map { word(key, $0) })
+    }
+
+    /// Bytes `at..<at + 8` as one integer, the first byte lowest.
+    static func word(_ bytes: [UInt8], _ at: Int) -> UInt64 {
+        var word: UInt64 = 0
+        for offset in (0..<piece).reversed() { word = word << 8 | UInt64(bytes[at + offset]) }
+        return word
     }
 
     /// `@K` replaced by the key, `@kN` by a cut-off key.
