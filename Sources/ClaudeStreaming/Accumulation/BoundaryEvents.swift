@@ -21,8 +21,17 @@
 // every message (`{"type":"text","text":""}`, the empty thinking block), and
 // a block made from a start is a pure function of the start's bytes: so
 // those two blocks are made once (`UsualBlockStarts`), and such a start
-// costs one comparison. Any other start (a tool call, whose id is new every
-// time) has only its object parsed, not the event.
+// costs one comparison. A tool call's start is new every time (its id), but
+// its usual form is fixed too:
+//
+//   {"type":"tool_use","id":"toolu_01A…","name":"get_weather","input":{}}
+//
+// (or `server_tool_use`), with an id and a name of plain ASCII (letters,
+// digits, `_`, `-`, `.`, `:`), so its `start` value is built from the two
+// strings instead of parsed, and its block made directly: a parse and the
+// look-ups of `fromStart` cost a tool call's start as much as hundreds of
+// bytes of deltas. The fuzz self-check holds the built block equal to the
+// parsed one. Any other start has only its object parsed, not the event.
 //
 // Worked example: `{"type":"content_block_stop","index":12 }`: the literal
 // `{"type":"content_block_` matches, then `stop","index":`; the digits
@@ -70,6 +79,28 @@ enum BoundaryEvent: Equatable {
 }
 
 extension ByteReader {
+    /// Consumes a string's contents of plain ASCII (letters, digits, `_`,
+    /// `-`, `.`, `:`), at most `maxBytes` of them, and its closing quote;
+    /// nil (position unspecified) for anything else.
+    mutating func plainName(maxBytes: Int) -> String? {
+        let start = position
+        while let byte = peek() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ":"):
+                position &+= 1
+            case UInt8(ascii: "\""):
+                guard position &- start <= maxBytes else { return nil }
+                let name = String(decoding: UnsafeRawBufferPointer(rebasing: base[start..<position]), as: UTF8.self)
+                position &+= 1
+                return name
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
     /// Consumes optional whitespace, `}`, optional whitespace, and requires
     /// the end of the input.
     @inline(__always)
@@ -110,6 +141,35 @@ enum UsualBlockStarts {
         }
     }
 
+    /// The block of a tool call's start in its usual form (file comment),
+    /// built without a parser, or nil. `maxStringBytes`: the parser's limit,
+    /// which a longer id or name must meet on the full path instead.
+    ///
+    /// - Complexity: O(`bytes.count`).
+    @inline(never)
+    static func toolCall(for bytes: UnsafeRawBufferPointer, maxStringBytes: Int) -> ContentBlock? {
+        var reader = ByteReader(bytes)
+        let kind: ToolUseBlock.Kind
+        if reader.consumeLiteral(#"{"type":"tool_use","id":""#) {
+            kind = .toolUse
+        } else if reader.consumeLiteral(#"{"type":"server_tool_use","id":""#) {
+            kind = .serverToolUse
+        } else {
+            return nil
+        }
+        // The type is the longest of the fixed strings (the keys are shorter).
+        guard maxStringBytes >= kind.rawValue.utf8.count, let id = reader.plainName(maxBytes: maxStringBytes), reader.consumeLiteral(#","name":""#),
+            let name = reader.plainName(maxBytes: maxStringBytes), reader.consumeLiteral(#","input":{}}"#), reader.atEnd
+        else { return nil }
+        let start = JSONValue.object([
+            ("type", .string(kind.rawValue)), ("id", .string(id)), ("name", .string(name)), ("input", .object([])),
+        ])
+        return .toolUse(
+            ToolUseBlock(
+                start: start, kind: kind, id: id, name: name, input: .object([]), inputJSON: AppendOnlyText(), inputError: nil,
+                isComplete: false))
+    }
+
     private static func made(_ bytes: StaticString) -> (bytes: StaticString, block: ContentBlock?) {
         let object = try? JSONValue.parse(UnsafeRawBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount))
         return (bytes, object.map { ContentBlock.fromStart($0, isComplete: false) })
@@ -140,6 +200,13 @@ extension AccumulatorState {
             guard options.json.maxDepth >= 2 else { return nil }
             let bytes = UnsafeRawBufferPointer(rebasing: data[range])
             if let block = UsualBlockStarts.block(for: bytes) {
+                try appendStartedBlock(block)
+                return true
+            }
+            // A tool call's object nests `input`, one level deeper.
+            if options.json.maxDepth >= 3,
+                let block = UsualBlockStarts.toolCall(for: bytes, maxStringBytes: options.json.maxStringBytes ?? .max)
+            {
                 try appendStartedBlock(block)
                 return true
             }

@@ -1,6 +1,6 @@
 // A self-check for fuzzing: the fast readers (the hot-delta scanner, the
-// boundary events) must read an event exactly as the full parser does, or
-// decline it.
+// boundary events, the tool call starts built without a parser) must read
+// an event exactly as the full parser does, or decline it.
 
 import IncrementalJSON
 
@@ -40,7 +40,17 @@ extension MessageAccumulator {
     private static func checkAgreement(_ event: BoundaryEvent, _ data: UnsafeRawBufferPointer) -> String? {
         var block: JSONValue?
         if case .start(_, let range) = event {
-            block = try? JSONValue.parse(UnsafeRawBufferPointer(rebasing: data[range]))
+            let bytes = UnsafeRawBufferPointer(rebasing: data[range])
+            block = try? JSONValue.parse(bytes)
+            // A tool call's start built without the parser: the block it
+            // makes must be the one the parsed object makes.
+            if let built = UsualBlockStarts.toolCall(for: bytes, maxStringBytes: .max) {
+                guard let block else { return "tool call start built from what the parser rejects" }
+                let parsed = ContentBlock.fromStart(block, isComplete: false)
+                if built != parsed || built.start.compactJSON != parsed.start.compactJSON {
+                    return "tool call start built as \(built.start.compactJSON), parsed as \(parsed.start.compactJSON)"
+                }
+            }
             if block == nil { return nil }  // left to the full parser
         }
         let parsed: JSONValue

@@ -142,6 +142,63 @@ import Testing
         }
     }
 
+    func toolCall(_ object: String, maxStringBytes: Int = .max) -> ContentBlock? {
+        Array(object.utf8).withUnsafeBytes { UsualBlockStarts.toolCall(for: $0, maxStringBytes: maxStringBytes) }
+    }
+
+    /// A tool call's start in the usual form is built, not parsed, into the
+    /// block the parsed object makes, its `start` the same JSON.
+    @Test(arguments: [
+        #"{"type":"tool_use","id":"toolu_01T1x1fJ34qAmk2tNTrN7Up6","name":"get_weather","input":{}}"#,
+        #"{"type":"server_tool_use","id":"srvtoolu_01WYG3ziw53XMcoyKL4XcZmE","name":"web_search","input":{}}"#,
+        #"{"type":"tool_use","id":"","name":"a.b:c-d_e","input":{}}"#,
+    ])
+    func usualToolCallStartsAreBuilt(_ object: String) throws {
+        let built = try #require(toolCall(object))
+        let parsed = ContentBlock.fromStart(try JSONValue.parse(object), isComplete: false)
+        #expect(built == parsed)
+        #expect(built.start.compactJSON == object)
+        #expect(Array(start(4, object).utf8).withUnsafeBytes { MessageAccumulator._checkHotPathAgreement($0) } == nil)
+    }
+
+    /// Anything else is left to the parser: other fields or order, spaces,
+    /// escapes or other bytes in a string, another type, input already
+    /// given, and an id longer than the parser's string limit.
+    @Test func otherToolCallStartsAreParsed() {
+        for object in [
+            #"{"type":"tool_use","id":"t","name":"f","input":{},"caller":{"type":"direct"}}"#,
+            #"{"type":"tool_use","name":"f","id":"t","input":{}}"#,
+            #"{"type":"tool_use","id":"t","name":"f","input":{ }}"#,
+            #"{"type":"tool_use", "id":"t","name":"f","input":{}}"#,
+            #"{"type":"tool_use","id":"t\u0041","name":"f","input":{}}"#,
+            #"{"type":"tool_use","id":"t é","name":"f","input":{}}"#,
+            #"{"type":"mcp_tool_use","id":"t","name":"f","server_name":"s","input":{}}"#,
+            #"{"type":"tool_use","id":"t","name":"f","input":{"a":1}}"#,
+            #"{"type":"tool_use","id":"t","name":"f","input":{}} "#,
+            #"{"type":"tool_use","id":"t","name":"f","input":{}"#,
+        ] {
+            #expect(toolCall(object) == nil, "\(object)")
+        }
+        // The parser's string limit: the id, and the type itself.
+        #expect(toolCall(#"{"type":"tool_use","id":"toolu_123","name":"f","input":{}}"#, maxStringBytes: 8) == nil)
+        #expect(toolCall(#"{"type":"tool_use","id":"toolu_12","name":"f","input":{}}"#, maxStringBytes: 8) != nil)
+        #expect(toolCall(#"{"type":"tool_use","id":"t","name":"f","input":{}}"#, maxStringBytes: 7) == nil)
+    }
+
+    /// Streams with tool calls end the same either way, at every limit
+    /// the built start must respect.
+    @Test func toolCallStartsMatchTheFullParser() {
+        let call = start(0, #"{"type":"tool_use","id":"toolu_0123456789","name":"lookup","input":{}}"#)
+        let input = #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"q\": 1}"}}"#
+        let events = [messageStart, call, input, stop(0), messageStop]
+        for json in [
+            JSONParserOptions(), JSONParserOptions(maxDepth: 2), JSONParserOptions(maxDepth: 3),
+            JSONParserOptions(maxStringBytes: 15), JSONParserOptions(maxStringBytes: 16),
+        ] {
+            _ = expectSameAsTheFullParser(events, options: MessageAccumulatorOptions(json: json))
+        }
+    }
+
     /// Limits the full parser holds the event to hold here too.
     @Test func theParserLimitsHold() {
         // The start is the longest event and the deepest, so each limit can
