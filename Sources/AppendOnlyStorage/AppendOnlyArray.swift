@@ -154,6 +154,16 @@ package final class _AppendOnlyStorage<Element>: @unchecked Sendable {
         return true
     }
 
+    /// Claims every slot after `count`, at least `minimum` of them, and
+    /// returns them; nil when there are fewer, or another value already
+    /// extended the buffer past `count`.
+    @inlinable @inline(__always)
+    package func claimRoom(after count: Int, minimum: Int) -> UnsafeMutableBufferPointer<Element>? {
+        let room = capacity &- count
+        guard room >= minimum, room > 0, claim(after: count, room) else { return nil }
+        return UnsafeMutableBufferPointer(start: base + count, count: room)
+    }
+
     /// Claims `n` slots after `count`, or returns false when another value
     /// already extended the buffer past `count` or there is no room.
     @inlinable @inline(__always)
@@ -183,7 +193,9 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// (no retain and release of the buffer); false, and unchanged, otherwise.
     @inlinable @inline(__always)
     package mutating func _follow(_ other: AppendOnlyArray<Element>) -> Bool {
-        guard let mine = _storage, let theirs = other._storage, mine === theirs else { return false }
+        // Compared without binding either: a `let` for each was a retain
+        // and a release on every call (once an event, from the snapshot).
+        guard _storage != nil, _storage === other._storage else { return false }
         _count = other._count
         return true
     }
@@ -264,6 +276,34 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         guard let storage = _storage else { return }
         (storage.base + _count).initialize(from: source, count: n)
         _count &+= n
+        _checkInvariants()
+    }
+
+    /// Claims every free slot of the storage, at least `minimum`, for a
+    /// writer that fills a prefix of them in place and then calls
+    /// ``_commitRoom(_:)`` (which it must, before any other change to this
+    /// value): the slots, uninitialised, or nil when there is no storage,
+    /// too little room, or another value already extended the buffer. The
+    /// claim keeps every other value from writing there meanwhile.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    package mutating func _claimRoom(minimum: Int) -> UnsafeMutableBufferPointer<Element>? {
+        // Through optional chaining, which borrows the storage: a `let`
+        // bound to it was a retain and a release on every call.
+        _storage?.claimRoom(after: _count, minimum: minimum) ?? nil
+    }
+
+    /// Counts the first `n` slots of the room ``_claimRoom(minimum:)`` gave
+    /// (the writer initialised them) and gives the rest back.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    package mutating func _commitRoom(_ n: Int) {
+        _count &+= n
+        // The claim reaches the capacity, past every other value's count, so
+        // no other value can have claimed since: a store, not an exchange.
+        _storage?.claimed.store(_count, ordering: .releasing)
         _checkInvariants()
     }
 

@@ -277,11 +277,20 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
 }
 
 /// The body of `_scan_json_string` over a plain-run scan `STOP`: one copy
-/// per window width, each compiled for its instructions.
-#define SCAN_JSON_STRING(STOP)                                                             \
+/// per window width, each compiled for its instructions. `COPIES` (a
+/// constant): a string without escapes is copied into `out` too
+/// (`_scan_json_string_copying`).
+#define SCAN_JSON_STRING(STOP, COPIES)                                                     \
     do {                                                                                   \
         size_t j = STOP(p, i, n);                                                          \
         if (j >= n) return _scan_string_declined;                                          \
+        if ((COPIES) && p[j] == '"') {                                                     \
+            if (out == NULL || j - i > capacity) return _scan_string_needs_room;           \
+            memcpy(out, p + i, j - i);                                                     \
+            *end = j + 1;                                                                  \
+            *written = j - i;                                                              \
+            return _scan_string_read;                                                      \
+        }                                                                                  \
         if (p[j] == '"') {                                                                 \
             *end = j + 1;                                                                  \
             *written = SIZE_MAX;                                                           \
@@ -321,11 +330,13 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
 /// bytes not yet copied begin, `j` the window's start; after an escape the
 /// bits it consumed are cleared. A UTF-8 error at or before a special byte
 /// declines the string (the general reader says what is wrong, and where);
-/// `carried` is as in `FIRST_STRING_STOP`.
-#define SCAN_JSON_STRING_WINDOWS(W, MASKS, ERRORS, COPY)                                                 \
+/// `carried` is as in `FIRST_STRING_STOP`. `COPIES` as in `SCAN_JSON_STRING`:
+/// the string counts as escaped from its start, so its last run is copied
+/// like any other.
+#define SCAN_JSON_STRING_WINDOWS(W, MASKS, ERRORS, COPY, COPIES)                                         \
     do {                                                                                             \
         size_t run = i, w = 0, j = i;                                                                \
-        int escaped = 0, carried = 0;                                                                \
+        int escaped = (COPIES), carried = 0;                                                         \
         for (;;) {                                                                                   \
             uint32_t special, high;                                                                  \
             uint64_t errors = 0;                                                                     \
@@ -358,7 +369,8 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
                         *written = SIZE_MAX;                                                         \
                         return _scan_string_read;                                                    \
                     }                                                                                \
-                    if (k - run > capacity - w) return _scan_string_needs_room;                      \
+                    if (((COPIES) && out == NULL) || k - run > capacity - w)                         \
+                        return _scan_string_needs_room;                                              \
                     COPY(out, w, capacity, p, run, k - run, n);                                      \
                     *end = k + 1;                                                                    \
                     *written = w + (k - run);                                                        \
@@ -394,8 +406,14 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
 #if defined(__SSE2__)
 
 static int scan_json_string16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
-    if (n < 16) SCAN_JSON_STRING(first_string_stop_bytes);
-    SCAN_JSON_STRING_WINDOWS(16, string_masks16, window_errors16, copy_run16);
+    if (n < 16) SCAN_JSON_STRING(first_string_stop_bytes, 0);
+    SCAN_JSON_STRING_WINDOWS(16, string_masks16, window_errors16, copy_run16, 0);
+}
+
+static int copying16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    if (i >= n) return _scan_string_declined;
+    if (n < 16) SCAN_JSON_STRING(first_string_stop_bytes, 1);
+    SCAN_JSON_STRING_WINDOWS(16, string_masks16, window_errors16, copy_run16, 1);
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -417,7 +435,14 @@ size_t _scan_json_string_run(const uint8_t *p, size_t i, size_t n) {
 __attribute__((target("avx2"))) static int scan_json_string32(
     const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
     if (n < 32) return scan_json_string16(p, i, n, out, capacity, end, written);
-    SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32);
+    SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32, 0);
+}
+
+__attribute__((target("avx2"))) static int copying32(
+    const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    if (i >= n) return _scan_string_declined;
+    if (n < 32) return copying16(p, i, n, out, capacity, end, written);
+    SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32, 1);
 }
 #endif
 
@@ -444,7 +469,12 @@ int _scan_json_string(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t
 #endif
 
 static int scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
-    SCAN_JSON_STRING(first_string_stop_bytes);
+    SCAN_JSON_STRING(first_string_stop_bytes, 0);
+}
+
+static int copying_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    if (i >= n) return _scan_string_declined;
+    SCAN_JSON_STRING(first_string_stop_bytes, 1);
 }
 
 int _scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
@@ -491,9 +521,25 @@ static int direct16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t c
     return scan_json_string16(p, i, n, out, capacity, end, written);
 }
 _scan_json_string_fn _scan_json_string_chosen = direct16;
+_scan_json_string_fn _scan_json_string_copying_chosen = copying16;
 #else
 _scan_json_string_fn _scan_json_string_chosen = direct_bytes;
+_scan_json_string_fn _scan_json_string_copying_chosen = copying_bytes;
 #endif
+
+int _scan_json_string_copying_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    if (p == NULL || end == NULL || written == NULL) return _scan_string_declined;
+#if defined(__SSE2__)
+    return copying16(p, i, n, out, capacity, end, written);
+#else
+    return copying_bytes(p, i, n, out, capacity, end, written);
+#endif
+}
+
+int _scan_json_string_copying_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    if (p == NULL || end == NULL || written == NULL) return _scan_string_declined;
+    return copying_bytes(p, i, n, out, capacity, end, written);
+}
 
 #if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 __attribute__((target("avx2"))) static int direct32(
@@ -506,9 +552,13 @@ __attribute__((target("avx2"))) static int direct32(
 __attribute__((constructor)) static void choose_direct_string_scan(void) {
     if (general_path_requested()) {
         _scan_json_string_chosen = direct_bytes;
+        _scan_json_string_copying_chosen = copying_bytes;
         return;
     }
 #if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    if (_scan_cpu_runs_avx2()) _scan_json_string_chosen = direct32;
+    if (_scan_cpu_runs_avx2()) {
+        _scan_json_string_chosen = direct32;
+        _scan_json_string_copying_chosen = copying32;
+    }
 #endif
 }

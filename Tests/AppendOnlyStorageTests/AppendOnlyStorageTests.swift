@@ -58,6 +58,48 @@ final class StartingGate: Sendable {
         #expect(writer.count == 1_000)
     }
 
+    /// A writer that claims the free room and fills part of it in place:
+    /// what it commits is counted, the rest is given back, and a copy
+    /// that appends while the room is claimed forks instead of writing
+    /// into it.
+    @Test func claimedRoomIsWrittenInPlaceAndTheRestGivenBack() throws {
+        var writer = AppendOnlyArray<UInt8>([1, 2])
+        writer.reserveCapacity(64)
+        let storage = writer._storage
+        var copy = writer
+        let tooLittle = writer._claimRoom(minimum: 65)
+        #expect(tooLittle == nil)
+        let claimed = writer._claimRoom(minimum: 8)
+        let room = try #require(claimed)
+        #expect(room.count == 62)
+        copy.append(9)
+        #expect(copy._storage !== storage)
+        room[0] = 3
+        room[1] = 4
+        writer._commitRoom(2)
+        #expect(Array(writer) == [1, 2, 3, 4])
+        #expect(Array(copy) == [1, 2, 9])
+        // The rest went back: an append lands right after, in place.
+        writer.append(5)
+        #expect(writer._storage === storage)
+        #expect(Array(writer) == [1, 2, 3, 4, 5])
+        // Given back whole, nothing is counted.
+        let again = writer._claimRoom(minimum: 1)
+        #expect(again != nil)
+        writer._commitRoom(0)
+        #expect(Array(writer) == [1, 2, 3, 4, 5])
+        writer.append(6)
+        #expect(writer._storage === storage)
+        // No storage, or a copy behind the writer's count: no room.
+        var empty = AppendOnlyArray<UInt8>()
+        let none = empty._claimRoom(minimum: 0)
+        #expect(none == nil)
+        var behind = writer
+        writer.append(7)
+        let behindRoom = behind._claimRoom(minimum: 1)
+        #expect(behindRoom == nil)
+    }
+
     /// Small plain data in storage nobody else holds grows in place
     /// (realloc); as soon as a copy exists, growing forks instead and the
     /// copy keeps its bytes.

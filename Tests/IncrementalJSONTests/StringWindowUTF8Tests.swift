@@ -93,11 +93,11 @@ import _ScanAcceleration
         for _ in 0..<4000 {
             var (bytes, start) = Self.input(&g)
             bytes += Array(#"" and after"#.utf8).prefix(g.next(12))
-            let oracle = StringScanTests().run(StringScanTests.paths[3].1, bytes, from: start, capacity: bytes.count)
+            let oracle = StringScanTests().run(StringScanTests.paths[3].scan, bytes, from: start, capacity: bytes.count)
             if case .read = oracle { outcomes.read += 1 } else { outcomes.declined += 1 }
-            for (name, scan) in StringScanTests.paths.prefix(3) {
+            for (name, scan, copies) in StringScanTests.paths where name != StringScanTests.paths[3].name {
                 let outcome = StringScanTests().run(scan, bytes, from: start, capacity: bytes.count)
-                #expect(outcome == oracle, "\(name): \(bytes) from \(start)")
+                #expect(outcome == oracle.copied(copies), "\(name): \(bytes) from \(start)")
             }
         }
         #expect(outcomes.read > 1000 && outcomes.declined > 1000, "\(outcomes)")

@@ -151,23 +151,28 @@ extension AccumulatorState {
         }
     }
 
+    /// How a delta of `kind` at `index` streams into its block; nil for a
+    /// signature, which is not streamed. Mutating only so that calling it
+    /// does not copy the state (see `Phase.requireStreaming`).
+    @inline(__always)
+    mutating func liveKind(of kind: HotDeltaKind, at index: Int) -> LiveKind? {
+        switch kind {
+        // Only text deltas can be structured output; the others skip the
+        // lookup, and so do all when no block is (the usual case).
+        case .text: parsesStructuredOutput && options.structuredOutput.includes(index) ? .structuredText : .text
+        case .thinking: .thinking
+        case .inputJSON: .toolInput
+        case .signature: nil
+        }
+    }
+
     /// Applies a text, JSON, thinking or signature delta.
     mutating func applyDelta(_ kind: HotDeltaKind, payload: UnsafeBufferPointer<UInt8>, at index: Int) throws(EventFailure) {
         try phase.requireStreaming("content_block_delta")
         try countMessageBytes(payload.count)
-        // Only text deltas can be structured output; the others skip the
-        // lookup, and so do all when no block is (the usual case).
-        let structured = kind == .text && parsesStructuredOutput && options.structuredOutput.includes(index)
-        switch kind {
-        case .text, .thinking, .inputJSON:
-            let live: LiveKind =
-                switch kind {
-                case .text: structured ? .structuredText : .text
-                case .thinking: .thinking
-                default: .toolInput
-                }
+        if let live = liveKind(of: kind, at: index) {
             if streaming.append(payload, at: index, as: live, to: &message, options: options.json) { return }
-        case .signature:
+        } else {
             streaming.finishText(at: index, in: &message)
             var applied = false
             try updateOpenBlock(at: index) { (block) throws(EventFailure) in
@@ -182,6 +187,22 @@ extension AccumulatorState {
         try updateOpenBlock(at: index) { (block) throws(EventFailure) in
             throw .violation("\(kind.wireName) for a \(block.type) block at index \(index)")
         }
+    }
+
+    /// Applies a delta the scanner wrote into the live block's claimed room
+    /// (`scanHotBlock`), `payload` at the room's start: `applyDelta`'s
+    /// checks, then the payload counted as the block's. The block is the
+    /// live one, of the delta's kind: the room was claimed for that.
+    @inline(__always)
+    mutating func applyDeltaInRoom(_ payload: UnsafeBufferPointer<UInt8>) throws(EventFailure) {
+        do throws(EventFailure) {
+            try phase.requireStreaming("content_block_delta")
+            try countMessageBytes(payload.count)
+        } catch {
+            streaming.abandonLiveRoom()
+            throw error
+        }
+        streaming.appendClaimed(payload, to: &message, options: options.json)
     }
 
     /// Adds a delta's bytes to the message's total; past

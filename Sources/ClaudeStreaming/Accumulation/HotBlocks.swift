@@ -39,27 +39,45 @@
 
 import ServerSentEvents
 
-extension HotDeltaScanner {
+extension AccumulatorState {
     /// Reads the block at `rest[start...]` if it has the form above; returns
-    /// the delta (its payload range relative to `rest`) and where the block
-    /// ends (just past its blank line), or nil.
+    /// the delta and where the block ends (just past its blank line), or
+    /// nil. A delta to the live block of its kind is written straight into
+    /// the room past the block's text when it has room
+    /// (`StreamingBlocks.claimLiveRoom`; `applyHotDelta` counts it there),
+    /// so its bytes are copied once; any other payload stays in `rest`
+    /// (ranges relative to it) or the scanner's buffer. Nothing stays
+    /// claimed unless a delta in the room is returned.
     ///
     /// - Complexity: O(size of the block).
     @inline(__always)
-    mutating func scanBlock(_ rest: UnsafeRawBufferPointer, from start: Int, limits: SSELimits) -> (delta: HotDelta, end: Int)? {
+    mutating func scanHotBlock(_ rest: UnsafeRawBufferPointer, from start: Int) -> (delta: HotDelta, end: Int)? {
         var delta: HotDelta?
-        let end = _SSEUsualBlock.readExact(rest, from: start, eventType: "content_block_delta", limits: limits) { value in
+        var claimed = false
+        let end = _SSEUsualBlock.readExact(rest, from: start, eventType: "content_block_delta", limits: options.sseLimits) {
+            value in
             var reader = ByteReader(rest, at: value)
-            guard let read = canonicalHeadAndPayload(&reader), reader.consumeLiteral("}}") else { return nil }
+            guard reader.consumeCanonicalHead(), let index = reader.smallInteger(), let kind = reader.consumeCanonicalDeltaHead()
+            else { return nil }
+            var room: UnsafeMutableBufferPointer<UInt8>?
+            if let live = liveKind(of: kind, at: index) {
+                room = streaming.claimLiveRoom(at: index, as: live)
+                claimed = room != nil
+            }
+            guard let read = scanner.payload(&reader, index: index, kind: kind, room: room), reader.consumeLiteral("}}") else {
+                return nil
+            }
             delta = read
             return reader.position
         }
-        guard let end, let delta else { return nil }
+        guard let end, let delta else {
+            if claimed { streaming.abandonLiveRoom() }
+            return nil
+        }
+        if claimed, !delta.isInRoom { streaming.abandonLiveRoom() }
         return (delta, end)
     }
-}
 
-extension AccumulatorState {
     /// Applies the blocks of the usual form at the start of `rest` (file
     /// comment), handing out a snapshot after each when `emitsSnapshots`;
     /// returns the bytes they took. `offset` is the stream offset of
@@ -72,7 +90,7 @@ extension AccumulatorState {
         _ rest: UnsafeRawBufferPointer, at offset: Int, emitsSnapshots: Bool, onSnapshot: (MessageSnapshot) -> Void
     ) -> Int {
         var taken = 0
-        while !hasFailed, let block = scanner.scanBlock(rest, from: taken, limits: options.sseLimits) {
+        while !hasFailed, let block = scanHotBlock(rest, from: taken) {
             let index = eventIndex
             eventIndex &+= 1
             do throws(EventFailure) {

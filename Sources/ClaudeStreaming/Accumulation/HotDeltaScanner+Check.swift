@@ -16,7 +16,7 @@ extension MessageAccumulator {
         var scanner = HotDeltaScanner()
         guard let delta = scanner.scanCanonical(data) else { return nil }
         let payload: [UInt8] =
-            delta.payloadIsInData
+            delta.place == .data
             ? Array(UnsafeRawBufferPointer(rebasing: data[delta.payloadRange]))
             : scanner.unescaped
         let parsed: JSONValue

@@ -65,10 +65,24 @@ enum HotDeltaKind: UInt8, CaseIterable {
 struct HotDelta {
     var index: Int
     var kind: HotDeltaKind
-    /// Where the unescaped payload lies: in the event data when the string
-    /// had no escapes (no copy), else in the scanner's buffer.
+    /// Where the unescaped payload lies, in `place`.
     var payloadRange: Range<Int>
-    var payloadIsInData: Bool
+    var place: Place
+
+    /// Whether the payload is in the live block's room.
+    var isInRoom: Bool {
+        if case .room = place { true } else { false }
+    }
+
+    enum Place: Equatable {
+        /// In the event data: the string had no escapes (no copy).
+        case data
+        /// In the scanner's buffer.
+        case scratch
+        /// In the room the live block claimed for it, which starts here
+        /// (`StreamingBlocks.claimLiveRoom`): already where it belongs.
+        case room(UnsafeMutablePointer<UInt8>)
+    }
 }
 
 struct HotDeltaScanner {
@@ -99,18 +113,37 @@ struct HotDeltaScanner {
     /// `{"type":"content_block_delta","index":N,"delta":{"type":"T","F":"…"`.
     @inline(__always)
     mutating func canonicalHeadAndPayload(_ reader: inout ByteReader) -> HotDelta? {
-        guard reader.consumeLiteral(#"{"type":"content_block_delta","index":"#) else { return nil }
+        guard reader.consumeCanonicalHead() else { return nil }
         return canonicalIndexAndPayload(&reader)
     }
 
     /// The canonical layout after `"index":` up to the payload's closing quote.
     @inline(__always)
     mutating func canonicalIndexAndPayload(_ reader: inout ByteReader) -> HotDelta? {
-        guard let index = reader.smallInteger(), let kind = reader.consumeCanonicalDeltaHead(),
-            let payload = reader.string(unescapingInto: &unescapedBuffer)
-        else { return nil }
+        guard let index = reader.smallInteger(), let kind = reader.consumeCanonicalDeltaHead() else { return nil }
+        return payload(&reader, index: index, kind: kind, room: nil)
+    }
+
+    /// The payload string at `reader` of the delta `index` and `kind`:
+    /// written into `room` when it has room for it (whether or not it has
+    /// escapes), else left in the data or unescaped into the scanner's
+    /// buffer.
+    @inline(__always)
+    mutating func payload(
+        _ reader: inout ByteReader, index: Int, kind: HotDeltaKind, room: UnsafeMutableBufferPointer<UInt8>?
+    ) -> HotDelta? {
+        if let room {
+            switch reader.string(copyingInto: room) {
+            case .read(let count):
+                guard let start = room.baseAddress else { return nil }
+                return HotDelta(index: index, kind: kind, payloadRange: 0..<count, place: .room(start))
+            case .declined: return nil
+            case .needsRoom: break
+            }
+        }
+        guard let payload = reader.string(unescapingInto: &unescapedBuffer) else { return nil }
         if !payload.inData { unescapedCount = payload.range.count }
-        return HotDelta(index: index, kind: kind, payloadRange: payload.range, payloadIsInData: payload.inData)
+        return HotDelta(index: index, kind: kind, payloadRange: payload.range, place: payload.inData ? .data : .scratch)
     }
 }
 
@@ -152,6 +185,13 @@ struct ByteReader {
         else { return false }
         position &+= n
         return true
+    }
+
+    /// Consumes `{"type":"content_block_delta","index":`, the canonical
+    /// delta's head.
+    @inline(__always)
+    mutating func consumeCanonicalHead() -> Bool {
+        consumeLiteral(#"{"type":"content_block_delta","index":"#)
     }
 
     /// Consumes `,"delta":{"type":"<wireName>","<payloadField>":` of the
@@ -221,6 +261,35 @@ struct ByteReader {
             default:
                 return nil
             }
+        }
+    }
+
+    /// What ``string(copyingInto:)`` found.
+    enum CopiedString {
+        case read(count: Int)
+        /// Left to the full parser (as ``string(unescapingInto:)`` would).
+        case declined
+        /// More than the room: nothing consumed.
+        case needsRoom
+    }
+
+    /// A string value written, unescaped or not, into `room` from its
+    /// start: its unescaped count, or what stopped it (see
+    /// `_scan_json_string_copying_direct`). Consumes the string only when
+    /// it is read.
+    @inline(__always)
+    mutating func string(copyingInto room: UnsafeMutableBufferPointer<UInt8>) -> CopiedString {
+        guard peek() == 0x22, let p = chunkBytes else { return .declined }
+        var end = 0
+        var written = 0
+        switch _scan_json_string_copying_direct(p, position &+ 1, base.count, room.baseAddress, room.count, &end, &written) {
+        case Int32(_scan_string_read):
+            position = end
+            return .read(count: written)
+        case Int32(_scan_string_needs_room):
+            return .needsRoom
+        default:
+            return .declined
         }
     }
 }

@@ -347,13 +347,19 @@ struct AccumulatorState: Sendable {
 
 extension AccumulatorState {
     /// Applies a delta the scanner read from `data` (its payload lies in
-    /// `data` or in the scanner's buffer).
+    /// `data`, in the scanner's buffer, or in the live block's room).
     @inline(__always)
     mutating func applyHotDelta(_ delta: HotDelta, data: UnsafeRawBufferPointer) throws(EventFailure) {
-        if delta.payloadIsInData {
+        switch delta.place {
+        case .data:
             let payload = UnsafeRawBufferPointer(rebasing: data[delta.payloadRange])
             try applyDelta(delta.kind, payload: payload.bindMemory(to: UInt8.self), at: delta.index)
             return
+        case .room(let start):
+            try applyDeltaInRoom(UnsafeBufferPointer(start: start, count: delta.payloadRange.count))
+            return
+        case .scratch:
+            break
         }
         let unescaped = scanner.unescapedBuffer
         var failure: EventFailure?

@@ -75,6 +75,49 @@ struct StreamingBlocks: Sendable {
         // region) only when a caller really holds an older snapshot.
         // `showLive` below publishes it again.
         liveBytes._append(contentsOf: payload) { snapshot.content.releaseLiveBytes() }
+        return published(payload, at: index, to: &snapshot, options: options)
+    }
+
+    /// The least room worth claiming: a delta rarely needs more, and a
+    /// scan that runs out of room is wasted.
+    private static let minimumRoom = 256
+
+    /// Claims the room past the live block's bytes for a delta of `kind`
+    /// at `index` to be written into in place: nil unless that block is
+    /// live as `kind` and its storage has room to spare. Once claimed,
+    /// ``appendClaimed(_:to:options:)`` or ``abandonLiveRoom()`` must come
+    /// before anything else changes the live block.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    mutating func claimLiveRoom(at index: Int, as kind: LiveKind) -> UnsafeMutableBufferPointer<UInt8>? {
+        guard liveIndex == index, liveKind == kind else { return nil }
+        return liveBytes._claimRoom(minimum: Self.minimumRoom)
+    }
+
+    /// Gives back the room ``claimLiveRoom(at:as:)`` claimed, unused.
+    @inline(__always)
+    mutating func abandonLiveRoom() {
+        liveBytes._commitRoom(0)
+    }
+
+    /// Appends `payload`, the start of the claimed room, which the caller
+    /// wrote, to the live block: as ``append(_:at:as:to:options:)`` with
+    /// the bytes already in place.
+    ///
+    /// - Complexity: O(`payload.count`), plus O(depth) for a JSON value.
+    @inline(__always)
+    mutating func appendClaimed(_ payload: UnsafeBufferPointer<UInt8>, to snapshot: inout MessageSnapshot, options: JSONParserOptions) {
+        liveBytes._commitRoom(payload.count)
+        _ = published(payload, at: liveIndex, to: &snapshot, options: options)
+    }
+
+    /// After `payload` joined the live block's bytes: feeds a JSON block's
+    /// parser with it, and shows the live state in the snapshot.
+    @inline(__always)
+    private mutating func published(
+        _ payload: UnsafeBufferPointer<UInt8>, at index: Int, to snapshot: inout MessageSnapshot, options: JSONParserOptions
+    ) -> Bool {
         // Likewise the partial value: with the snapshot's reference gone,
         // the parser writes the new open path over the old one unless a
         // caller holds an older snapshot (`refreshOpenRoot`).

@@ -65,6 +65,25 @@ static inline int _scan_json_string_direct(
     return _scan_json_string_chosen(p, i, n, out, capacity, end, written);
 }
 
+/// The path `_scan_json_string_copying_direct` takes, chosen as
+/// `_scan_json_string_chosen` is.
+extern _scan_json_string_fn _scan_json_string_copying_chosen;
+
+/// `_scan_json_string_direct` for a caller that wants the contents in
+/// `out` whether or not the string has escapes: a string read always has
+/// `*written` bytes in out[0..<*written] (never SIZE_MAX), or the scan asks
+/// for room. For a destination that is the string's final place (the tail
+/// of a growing text), which saves the copy out of the input afterwards.
+static inline int _scan_json_string_copying_direct(
+    const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    return _scan_json_string_copying_chosen(p, i, n, out, capacity, end, written);
+}
+
+/// `_scan_json_string_copying_direct` with 16-byte windows, and one byte at
+/// a time, whatever the CPU (for the tests; null pointers declined).
+int _scan_json_string_copying_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
+int _scan_json_string_copying_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
+
 /// `_scan_json_string` with 16-byte windows, and one byte at a time,
 /// whatever the CPU: the paths another machine takes, for the tests to
 /// hold against the same expectations.

@@ -18,8 +18,8 @@ import Testing
     }
 
     func scanBlock(_ text: String, from start: Int = 0, limits: SSELimits = SSELimits()) -> (HotDelta, Int)? {
-        var scanner = HotDeltaScanner()
-        return Array(text.utf8).withUnsafeBytes { scanner.scanBlock($0, from: start, limits: limits) }
+        var state = AccumulatorState(options: MessageAccumulatorOptions(sseLimits: limits), readsUsualEvents: true)
+        return Array(text.utf8).withUnsafeBytes { state.scanHotBlock($0, from: start) }
     }
 
     /// Each kind's head is one literal in the scanner; the table is the
@@ -74,6 +74,58 @@ import Testing
         #expect(scanBlock(block(.text, payload: "x", eventLine: false), limits: SSELimits(maxLineBytes: 100, maxEventBytes: 100)) != nil)
     }
 
+    /// A delta to the live block is written straight into the room past
+    /// its text; a block that fails after its data value, or a delta past
+    /// the message's byte limit, gives the room back and leaves the text as
+    /// it was.
+    @Test func aDeltaToTheLiveBlockIsWrittenInItsRoom() throws {
+        func event(_ json: String) -> [UInt8] { Array(json.utf8) }
+        var state = AccumulatorState(options: MessageAccumulatorOptions(maxMessageBytes: 330), readsUsualEvents: true)
+        let first = String(repeating: "a", count: 300)
+        for json in [
+            #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}"#,
+            #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+            #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\#(first)"}}"#,
+            // The text's storage doubles to 600 bytes: room to spare.
+            #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"b"}}"#,
+        ] {
+            _ = event(json).withUnsafeBytes { state.apply($0, streamOffset: 0) }
+        }
+        #expect(state.message.text == first + "b")
+        /// Whether the room past the live text is free to claim again.
+        func roomIsFree() -> Bool {
+            let room = state.streaming.claimLiveRoom(at: 0, as: .text)
+            state.streaming.abandonLiveRoom()
+            return room != nil
+        }
+        // Escaped or not, the payload lands in the room.
+        for (payload, text) in [(#"caf\u00e9 \"q\""#, "caf\u{E9} \"q\""), ("plain", "plain")] {
+            let bytes = Array(block(.text, payload: payload).utf8)
+            let before = state.message.text
+            try bytes.withUnsafeBytes { raw in
+                let scanned = state.scanHotBlock(raw, from: 0)
+                let read = try #require(scanned)
+                #expect(read.delta.isInRoom && read.end == bytes.count)
+                try state.applyHotDelta(read.delta, data: raw)
+            }
+            #expect(state.message.text == before + text)
+        }
+        let text = state.message.text
+        // Framing that fails after the value: nothing read, the room given back.
+        let withID = Array((block(.text, payload: "x").dropLast(1) + "id: 1\n\n").utf8)
+        let scannedWithID = withID.withUnsafeBytes { state.scanHotBlock($0, from: 0) }
+        #expect(scannedWithID == nil && roomIsFree())
+        // Past the byte limit: the delta fails, the text stays.
+        let long = Array(block(.text, payload: String(repeating: "c", count: 30)).utf8)
+        try long.withUnsafeBytes { raw in
+            let scanned = state.scanHotBlock(raw, from: 0)
+            let read = try #require(scanned)
+            #expect(read.delta.isInRoom)
+            #expect(throws: EventFailure.self) { try state.applyHotDelta(read.delta, data: raw) }
+        }
+        #expect(state.message.text == text && roomIsFree())
+    }
+
     /// Streams mixing blocks of the form with others, and ending in each
     /// kind of failure inside a block of the form: the outcome does not
     /// depend on how the blocks were read (`runStream` replays every
@@ -98,15 +150,21 @@ import Testing
             start + text + deltas + block(.thinking, payload: "hm") + stop + end,
             // CR line ends: never read in one step.
             (start + text + deltas + stop + end).replacingOccurrences(of: "\n", with: "\r\n"),
+            // A block with a field after its data: read by the parser.
+            start + text + deltas + block(.text, payload: "with id").dropLast(1) + "id: 7\n\n" + deltas + stop + end,
         ]
         for (number, stream) in streams.enumerated() {
             let outcome = runStream(Array(stream.utf8), options: MessageAccumulatorOptions())
             #expect(outcome.snapshots > 40, "stream \(number)")
-            if number == 0 || number == 4 {
+            if number == 0 || number == 4 || number == 5 {
                 #expect(outcome.error == nil && outcome.last?.text.hasPrefix("word 0 \"q\" caf\u{E9} ") == true, "stream \(number)")
             } else {
                 #expect(outcome.error != nil, "stream \(number)")
             }
         }
+        // Past the byte limit in the middle of the deltas, read in one step
+        // or not.
+        let limited = runStream(Array((start + text + deltas + stop + end).utf8), options: MessageAccumulatorOptions(maxMessageBytes: 700))
+        #expect(limited.error != nil && limited.snapshots > 10)
     }
 }

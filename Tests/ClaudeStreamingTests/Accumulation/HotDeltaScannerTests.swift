@@ -14,7 +14,7 @@ import Testing
         var scanner = HotDeltaScanner()
         return bytes.withUnsafeBytes { raw in
             guard let delta = scanner.scanCanonical(raw) else { return nil }
-            let payload = delta.payloadIsInData ? Array(raw[delta.payloadRange]) : scanner.unescaped
+            let payload = delta.place == .data ? Array(raw[delta.payloadRange]) : scanner.unescaped
             return (delta, payload)
         }
     }
@@ -32,7 +32,7 @@ import Testing
     func everyKindIsReadFromTheCanonicalLayout(kind: HotDeltaKind) throws {
         let read = try #require(scan(canonical(kind, payload: "caf\u{E9} \u{2614} ok")))
         #expect(read.delta.kind == kind && read.delta.index == 2)
-        #expect(read.delta.payloadIsInData)
+        #expect(read.delta.place == .data)
         #expect(read.payload == Array("caf\u{E9} \u{2614} ok".utf8))
         #expect(agreement(canonical(kind, payload: "caf\u{E9} \u{2614} ok")) == nil)
     }
@@ -46,7 +46,7 @@ import Testing
         for (payload, text) in zip(payloads, expected) {
             let event = canonical(.text, payload: payload)
             let read = try #require(event.withUnsafeBytes { scanner.scanCanonical($0) })
-            #expect(!read.payloadIsInData)
+            #expect(read.place == .scratch)
             #expect(scanner.unescaped == Array(text.utf8))
             #expect(Array(scanner.unescapedBuffer[read.payloadRange]) == Array(text.utf8))
         }
@@ -67,7 +67,7 @@ import Testing
         let payload = #"a\"b\\c\/d\b\f\n\r\t\u00e9\u2614\u0041 \u00"#
         let event = canonical(.text, payload: payload + "41")
         let read = try #require(scan(event))
-        #expect(!read.delta.payloadIsInData)
+        #expect(read.delta.place == .scratch)
         #expect(read.payload == Array("a\"b\\c/d\u{8}\u{C}\n\r\t\u{E9}\u{2614}A A".utf8))
         #expect(agreement(event) == nil)
     }
