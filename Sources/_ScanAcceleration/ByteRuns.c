@@ -322,6 +322,66 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
         }                                                                                  \
     } while (0)
 
+/// The fast path of `_scan_json_string_copying` in windows of W bytes
+/// (vector type VEC, moved by LOADU and STOREU): each window is stored to
+/// its place in `out` as it is loaded, so a run costs no copy of its own,
+/// and an escape stores the rest of its window again at the place the
+/// escape shifted it to. `d` maps an input index of the current run to
+/// its output index (x + d, modulo 2^64). Every load needs two windows of
+/// input from the window's start, every store a window of room (bytes
+/// stored past the string's end are scratch, as in `COPY_RUN_IN_WINDOWS`);
+/// where either runs short the loop breaks, and the caller starts the
+/// string over run by run (`SCAN_JSON_STRING_WINDOWS`), which needs
+/// neither. Worked example, `ab\ncd"` and more from 0, W = 16: the window
+/// at 0 is stored at 0; the backslash at 2 writes LF at 2, `d` becomes
+/// -1, and the window's rest, loaded from 4, is stored at 3; the quote at
+/// 6 ends the string: 6 - 1 = 5 bytes written, `ab⏎cd`.
+#define SCAN_JSON_STRING_STORING(W, VEC, LOADU, STOREU, MASKS, ERRORS)                                \
+    do {                                                                                             \
+        size_t j = i, d = (size_t)0 - i;                                                             \
+        int carried = 0;                                                                             \
+        while (n - j >= 2 * (W) && j + d <= capacity && capacity - (j + d) >= (W)) {                  \
+            uint32_t special, high;                                                                  \
+            uint64_t errors = 0;                                                                     \
+            STOREU((VEC *)(out + j + d), LOADU((const VEC *)(p + j)));                               \
+            MASKS(p + j, &special, &high);                                                           \
+            if (high | (uint32_t)carried) {                                                          \
+                errors = ERRORS(p, j, i, carried);                                                   \
+                carried = leaves_character_open(p, j + (W));                                         \
+            }                                                                                        \
+            size_t next_window = j + (W);                                                            \
+            for (;;) {                                                                               \
+                if (errors != 0 && (errors & through(special)) != 0) return _scan_string_declined;    \
+                if (!special) break;                                                                 \
+                size_t k = j + (size_t)__builtin_ctz(special);                                       \
+                if (p[k] == '"') {                                                                   \
+                    *end = k + 1;                                                                    \
+                    *written = k + d;                                                                \
+                    return _scan_string_read;                                                        \
+                }                                                                                    \
+                if (p[k] != '\\') return _scan_string_declined;                                       \
+                size_t w = k + d;                                                                    \
+                /* Room for the escape's bytes and the window stored after it. */                    \
+                if (w > capacity || capacity - w < 3 + (W)) {                                        \
+                    next_window = n;                                                                 \
+                    break;                                                                           \
+                }                                                                                    \
+                size_t next = k + 1;                                                                 \
+                if (!unescape(p, &next, n, out, &w)) return _scan_string_declined;                   \
+                d = w - next;                                                                        \
+                if (next >= j + (W)) {                                                               \
+                    /* The escape ran on past the window: it ends on an ASCII byte. */                \
+                    next_window = next;                                                              \
+                    carried = 0;                                                                     \
+                    break;                                                                           \
+                }                                                                                    \
+                STOREU((VEC *)(out + next + d), LOADU((const VEC *)(p + next)));                     \
+                special &= ~0u << (next - j);                                                        \
+            }                                                                                        \
+            j = next_window;                                                                         \
+        }                                                                                            \
+    } while (0)
+
 /// `_scan_json_string` in windows of W bytes whose masks `MASKS` and
 /// UTF-8 errors `ERRORS` computes (n >= W), runs copied by `COPY`: every
 /// special byte of a window is handled before the next is loaded, so an
@@ -413,6 +473,7 @@ static int scan_json_string16(const uint8_t *p, size_t i, size_t n, uint8_t *out
 static int copying16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
     if (i >= n) return _scan_string_declined;
     if (n < 16) SCAN_JSON_STRING(first_string_stop_bytes, 1);
+    if (out != NULL) SCAN_JSON_STRING_STORING(16, __m128i, _mm_loadu_si128, _mm_storeu_si128, string_masks16, window_errors16);
     SCAN_JSON_STRING_WINDOWS(16, string_masks16, window_errors16, copy_run16, 1);
 }
 
@@ -442,6 +503,7 @@ __attribute__((target("avx2"))) static int copying32(
     const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
     if (i >= n) return _scan_string_declined;
     if (n < 32) return copying16(p, i, n, out, capacity, end, written);
+    if (out != NULL) SCAN_JSON_STRING_STORING(32, __m256i, _mm256_loadu_si256, _mm256_storeu_si256, string_masks32, window_errors32);
     SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32, 1);
 }
 #endif
