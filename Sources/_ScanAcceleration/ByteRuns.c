@@ -87,6 +87,7 @@ static inline size_t first_string_stop_bytes(const uint8_t *p, size_t i, size_t 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
+#include "StringWindows.h"
 #include "UTF8Windows.h"
 
 /// Where a run scan that met ill-formed or cut UTF-8 at or after `j` goes
@@ -104,17 +105,6 @@ static inline size_t first_string_stop_from(const uint8_t *p, size_t i, size_t j
         }
     }
     return first_string_stop_bytes(p, k, n);
-}
-
-/// The masks of one 16-byte window: bit k of `special` where byte k is
-/// '"', '\\' or a control byte, of `high` where it is 0x80 or above.
-static inline __attribute__((always_inline)) void string_masks16(const uint8_t *p, uint32_t *special, uint32_t *high) {
-    __m128i v = _mm_loadu_si128((const __m128i *)p);
-    __m128i hits = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-        _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));  // signed: below 0x20, or 0x80 and above
-    *high = (uint32_t)_mm_movemask_epi8(v);
-    *special = (uint32_t)_mm_movemask_epi8(hits) & ~*high;
 }
 
 /// The body of `copy_run16` and `copy_run32`: copies `len` bytes from
@@ -137,12 +127,6 @@ static inline __attribute__((always_inline)) void string_masks16(const uint8_t *
 static inline __attribute__((always_inline)) void copy_run16(
     uint8_t *out, size_t w, size_t capacity, const uint8_t *p, size_t from, size_t len, size_t n) {
     COPY_RUN_IN_WINDOWS(16, __m128i, _mm_loadu_si128, _mm_storeu_si128);
-}
-
-/// Bits 0 through k: the errors that count when the first special byte
-/// is at k (a character cut by the special shows as an error at it).
-static inline __attribute__((always_inline)) uint64_t through(uint32_t special) {
-    return special ? (2ull << __builtin_ctz(special)) - 1 : ~0ull;
 }
 
 /// The first index in [i, n) that ends a plain run (see the header), for
@@ -208,16 +192,6 @@ __attribute__((constructor)) static void ask_for_avx2(void) {
     // The switch is read here too: constructors of two files run in no
     // set order, and with the general path the windows stay unused.
     avx2_usable = !general_path_requested() && _scan_cpu_runs_avx2();
-}
-
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void string_masks32(
-    const uint8_t *p, uint32_t *special, uint32_t *high) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)p);
-    __m256i hits = _mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))),
-        _mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v));  // signed, as above
-    *high = (uint32_t)_mm256_movemask_epi8(v);
-    *special = (uint32_t)_mm256_movemask_epi8(hits) & ~*high;
 }
 
 /// `copy_run16` in 32-byte windows.

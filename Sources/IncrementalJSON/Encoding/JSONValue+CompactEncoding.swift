@@ -77,14 +77,32 @@ func encodeString(_ text: AppendOnlyText, into out: inout [UInt8]) {
 /// (Skipping ASCII eight bytes at a time and validating each character
 /// apart was a large share of `replay --final-json` on 20-byte text deltas;
 /// Benchmarks/RESULTS-HISTORY.md, figures once in source comments.)
-func encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, _ drain: (inout [UInt8]) -> Void) {
+///
+/// `windows`: false only in the tests, which hold the window-at-a-time
+/// writer to the character-at-a-time one.
+func encodeString(
+    _ text: AppendOnlyText, into out: inout [UInt8], limit: Int, windows usesWindows: Bool = true, _ drain: (inout [UInt8]) -> Void
+) {
     out.append(UInt8(ascii: "\""))
     text.withUTF8 { bytes in
         guard let p = bytes.baseAddress else { return }
         let end = completeCharacterPrefix(bytes)
         var runStart = 0
         var i = 0
+        var windows = EscapeWindows()
+        defer { windows.deallocate() }
         while i < end {
+            // Long stretches a window at a time, whole escapes included.
+            if usesWindows, i == runStart, i >= windows.retryAt, end &- i >= EscapeWindows.minimumInput {
+                let from = i
+                windows.escape(p, &i, end, into: &out)
+                runStart = i
+                if out.count >= limit { drain(&out) }
+                if i != from { continue }
+                // Ill-formed UTF-8 within a window: the next stretch is
+                // written a character at a time.
+                windows.retryAt = i &+ EscapeWindows.minimumInput
+            }
             let stop = limit < end &- i ? i &+ limit : end
             i = _scan_json_string_run(p, i, stop)
             if i == stop {
@@ -109,6 +127,35 @@ func encodeString(_ text: AppendOnlyText, into out: inout [UInt8], limit: Int, _
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end]))
     }
     out.append(UInt8(ascii: "\""))
+}
+
+/// The window-at-a-time writer of `encodeString` (`_json_escape_windows`),
+/// with the buffer it writes into before the bytes join the output (an
+/// array has no room that can be written before it is counted).
+struct EscapeWindows {
+    /// Input worth a window-at-a-time pass: shorter strings (keys, ids) go
+    /// a character at a time.
+    static let minimumInput = 64
+    /// Most input one pass takes, so the buffer stays small.
+    static let pieceInput = 1 << 16
+
+    private var buffer: UnsafeMutableBufferPointer<UInt8>?
+    /// Where the next pass may start after one that wrote nothing.
+    var retryAt = 0
+
+    /// Writes what the windows take of p[i..<end] to `out`, advancing `i`.
+    mutating func escape(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int, into out: inout [UInt8]) {
+        let room = Self.pieceInput + Self.pieceInput / 8 + 64
+        let buffer = self.buffer ?? UnsafeMutableBufferPointer<UInt8>.allocate(capacity: room)
+        self.buffer = buffer
+        guard let base = buffer.baseAddress else { return }
+        var at = i
+        let written = _json_escape_windows(p, &at, Swift.min(end, i &+ Self.pieceInput), base, buffer.count)
+        i = at
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<written]))
+    }
+
+    func deallocate() { buffer?.deallocate() }
 }
 
 /// Escapes a quote, backslash or control byte; an invalid UTF-8 byte becomes U+FFFD.

@@ -95,4 +95,23 @@ int _scan_json_string_bytes(const uint8_t *p, size_t i, size_t n, uint8_t *out, 
 size_t _scan_json_string_run_16(const uint8_t *p, size_t i, size_t n);
 size_t _scan_json_string_run_bytes(const uint8_t *p, size_t i, size_t n);
 
+/// Writes p[*i..<n] into out[0..<capacity] as the contents of a JSON
+/// string literal, a window at a time: a quote or backslash escaped with a
+/// backslash, LF, CR, tab, backspace and form feed as `\n` `\r` `\t` `\b`
+/// `\f`, other control bytes as `\u00xx`, everything else (well-formed
+/// UTF-8) as it is. Stops, leaving the rest to the caller, before a window
+/// whose UTF-8 is ill-formed at or before its first special byte (at the
+/// lead of a character open across it), or where less than a window of
+/// input or a window and six bytes of room is left; writes nothing on the
+/// general path (CLAUDE_STREAMING_GENERAL_PATH) or without SSE2. Returns
+/// the count written, in out[0..<count]; `*i` is where it stopped, never
+/// inside a character. Every load is inside p[0..<n], every store inside
+/// out[0..<capacity].
+/// - Complexity: O(bytes read).
+size_t _json_escape_windows(const uint8_t *p, size_t *i, size_t n, uint8_t *out, size_t capacity);
+
+/// `_json_escape_windows` with 16-byte windows whatever the CPU (for the
+/// tests).
+size_t _json_escape_windows_16(const uint8_t *p, size_t *i, size_t n, uint8_t *out, size_t capacity);
+
 #endif
