@@ -57,16 +57,7 @@ extension AccumulatorState {
         let end = _SSEUsualBlock.readExact(rest, from: start, eventType: "content_block_delta", limits: options.sseLimits) {
             value in
             var reader = ByteReader(rest, at: value)
-            guard reader.consumeCanonicalHead(), let index = reader.smallInteger(), let kind = reader.consumeCanonicalDeltaHead()
-            else { return nil }
-            var room: UnsafeMutableBufferPointer<UInt8>?
-            if let live = liveKind(of: kind, at: index) {
-                room = streaming.claimLiveRoom(at: index, as: live)
-                claimed = room != nil
-            }
-            guard let read = scanner.payload(&reader, index: index, kind: kind, room: room), reader.consumeLiteral("}}") else {
-                return nil
-            }
+            guard let read = readCanonicalDelta(&reader, claimed: &claimed), reader.consumeLiteral("}}") else { return nil }
             delta = read
             return reader.position
         }
@@ -76,6 +67,40 @@ extension AccumulatorState {
         }
         if claimed, !delta.isInRoom { streaming.abandonLiveRoom() }
         return (delta, end)
+    }
+
+    /// Reads an event's data in the canonical layout (`scanCanonical`'s,
+    /// whitespace allowed before the closing braces), a delta to the live
+    /// block written into its room as `scanHotBlock` does: for events that
+    /// come one at a time (Bedrock's chunks, SSE blocks of other forms).
+    ///
+    /// - Complexity: O(`data.count`).
+    @inline(__always)
+    mutating func scanCanonicalDelta(_ data: UnsafeRawBufferPointer) -> HotDelta? {
+        var reader = ByteReader(data)
+        var claimed = false
+        guard let delta = readCanonicalDelta(&reader, claimed: &claimed), reader.consumeCanonicalTail() else {
+            if claimed { streaming.abandonLiveRoom() }
+            return nil
+        }
+        if claimed, !delta.isInRoom { streaming.abandonLiveRoom() }
+        return delta
+    }
+
+    /// The canonical layout from its head to the payload's closing quote,
+    /// the payload written into the live block's room when the delta is to
+    /// that block and the room is enough (`claimed` then says the room is
+    /// claimed, and the caller gives it back unless it applies the delta).
+    @inline(__always)
+    mutating func readCanonicalDelta(_ reader: inout ByteReader, claimed: inout Bool) -> HotDelta? {
+        guard reader.consumeCanonicalHead(), let index = reader.smallInteger(), let kind = reader.consumeCanonicalDeltaHead()
+        else { return nil }
+        var room: UnsafeMutableBufferPointer<UInt8>?
+        if let live = liveKind(of: kind, at: index) {
+            room = streaming.claimLiveRoom(at: index, as: live)
+            claimed = room != nil
+        }
+        return scanner.payload(&reader, index: index, kind: kind, room: room)
     }
 
     /// Applies the blocks of the usual form at the start of `rest` (file

@@ -99,13 +99,7 @@ struct HotDeltaScanner {
     /// with optional whitespace only before the closing braces.
     mutating func scanCanonical(_ data: UnsafeRawBufferPointer) -> HotDelta? {
         var reader = ByteReader(data)
-        guard let delta = canonicalHeadAndPayload(&reader) else { return nil }
-        reader.skipWhitespace()
-        guard reader.consume(0x7D) else { return nil }
-        reader.skipWhitespace()
-        guard reader.consume(0x7D) else { return nil }
-        reader.skipWhitespace()
-        guard reader.atEnd else { return nil }
+        guard let delta = canonicalHeadAndPayload(&reader), reader.consumeCanonicalTail() else { return nil }
         return delta
     }
 
@@ -185,6 +179,18 @@ struct ByteReader {
         else { return false }
         position &+= n
         return true
+    }
+
+    /// Consumes the canonical delta's `}}` after its payload, with optional
+    /// whitespace before and after each brace, and requires the end.
+    @inline(__always)
+    mutating func consumeCanonicalTail() -> Bool {
+        skipWhitespace()
+        guard consume(0x7D) else { return false }
+        skipWhitespace()
+        guard consume(0x7D) else { return false }
+        skipWhitespace()
+        return atEnd
     }
 
     /// Consumes `{"type":"content_block_delta","index":`, the canonical

@@ -323,7 +323,7 @@ struct AccumulatorState: Sendable {
             // The usual delta first, then the block starts, stops and pings
             // (BoundaryEvents.swift); only what neither reads is parsed
             // into a tree.
-            if readsUsualEvents, let delta = scanner.scanCanonical(data) {
+            if readsUsualEvents, let delta = scanCanonicalDelta(data) {
                 try applyHotDelta(delta, data: data)
                 return true
             }

@@ -110,7 +110,21 @@ import Testing
             }
             #expect(state.message.text == before + text)
         }
+        // An event read alone (a Bedrock chunk's), as well.
+        let alone = Array(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\u00e9!"} }"#.utf8)
+        let before = state.message.text
+        try alone.withUnsafeBytes { raw in
+            let scanned = state.scanCanonicalDelta(raw)
+            let delta = try #require(scanned)
+            #expect(delta.isInRoom)
+            try state.applyHotDelta(delta, data: raw)
+        }
+        #expect(state.message.text == before + "\u{E9}!")
         let text = state.message.text
+        // An event with more after it: not read, the room given back.
+        let more = Array(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"y"}} x"#.utf8)
+        let scannedMore = more.withUnsafeBytes { state.scanCanonicalDelta($0) }
+        #expect(scannedMore == nil && roomIsFree())
         // Framing that fails after the value: nothing read, the room given back.
         let withID = Array((block(.text, payload: "x").dropLast(1) + "id: 1\n\n").utf8)
         let scannedWithID = withID.withUnsafeBytes { state.scanHotBlock($0, from: 0) }
