@@ -219,18 +219,21 @@ static inline int hex_value(uint8_t b) {
 /// Decodes the escape whose backslash is p[*j - 1] (p[*j] is the letter)
 /// into out[*w...], which has room for three bytes; advances both, or
 /// returns 0 for an escape the caller's general reader must see.
+/// The byte each one-letter escape stands for, by its letter; 0 for the
+/// rest (`u` included). A table, not a switch: the switch was an indirect
+/// jump that guessed wrong whenever one escape followed another kind.
+static const uint8_t escaped_byte[128] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = 0x08, ['f'] = 0x0C, ['n'] = 0x0A, ['r'] = 0x0D, ['t'] = 0x09,
+};
+
 static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size_t *j, size_t n, uint8_t *out, size_t *w) {
     uint8_t e = p[(*j)++];
-    switch (e) {
-    case '"': case '\\': case '/': out[(*w)++] = e; return 1;
-    case 'b': out[(*w)++] = 0x08; return 1;
-    case 'f': out[(*w)++] = 0x0C; return 1;
-    case 'n': out[(*w)++] = 0x0A; return 1;
-    case 'r': out[(*w)++] = 0x0D; return 1;
-    case 't': out[(*w)++] = 0x09; return 1;
-    case 'u': break;
-    default: return 0;
+    uint8_t byte = e < 128 ? escaped_byte[e] : 0;
+    if (byte != 0) {
+        out[(*w)++] = byte;
+        return 1;
     }
+    if (e != 'u') return 0;
     if (n - *j < 4) return 0;
     int d0 = hex_value(p[*j]), d1 = hex_value(p[*j + 1]), d2 = hex_value(p[*j + 2]), d3 = hex_value(p[*j + 3]);
     if ((d0 | d1 | d2 | d3) < 0) return 0;
@@ -321,7 +324,8 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
             MASKS(p + j, &special, &high);                                                           \
             if (high | (uint32_t)carried) {                                                          \
                 errors = ERRORS(p, j, i, carried);                                                   \
-                carried = leaves_character_open(p, j + (W));                                         \
+                /* Only a high byte in the last three places can open one. */                       \
+                carried = (high >> ((W) - 3)) != 0 && leaves_character_open(p, j + (W));              \
             }                                                                                        \
             size_t next_window = j + (W);                                                            \
             for (;;) {                                                                               \

@@ -86,6 +86,15 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) uin
     __m256i free = _mm256_cmpeq_epi8(need, zero);
     __m256i continuation = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)0xC0), v);
     __m256i bad = _mm256_cmpeq_epi8(free, continuation);
+    // The rest needs a lead whose second byte has a narrower range (E0, ED,
+    // F0, F4: one place back) or a byte UTF-8 never uses (C0, C1, F5 and
+    // above). Text rarely has one, so they are looked for together first:
+    // E0, anything from ED up one place back, C0 or C1, F5 and up.
+    __m256i rare = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(p1, _mm256_set1_epi8((char)0xE0)), _mm256_subs_epu8(p1, _mm256_set1_epi8((char)0xEC))),
+        _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_and_si256(v, _mm256_set1_epi8((char)0xFE)), _mm256_set1_epi8((char)0xC0)),
+            _mm256_subs_epu8(v, _mm256_set1_epi8((char)0xF4))));
+    if (_mm256_testz_si256(rare, rare)) return (uint32_t)_mm256_movemask_epi8(bad);
     bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(_mm256_and_si256(v, _mm256_set1_epi8((char)0xFE)), _mm256_set1_epi8((char)0xC0)));
     bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_cmpeq_epi8(p1, _mm256_set1_epi8((char)0xE0)), _mm256_cmpgt_epi8(_mm256_set1_epi8((char)0xA0), v)));
     bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_cmpeq_epi8(p1, _mm256_set1_epi8((char)0xED)), _mm256_cmpgt_epi8(v, _mm256_set1_epi8((char)0x9F))));
