@@ -31,7 +31,11 @@
 // breaks a rule, so no error bit is set at or before 6. The run ends at 6,
 // the backslash; the caller reads the escape. `_scan_json_string` does that
 // in one loop: it copies each run and decodes each escape into the
-// caller's buffer until the closing quote.
+// caller's buffer until the closing quote. Its copying form
+// (`_scan_json_string_copying`) writes a string without escapes too, for a
+// caller whose buffer is the string's final place, and where input and
+// room allow it stores each window at its output place as it loads it
+// instead of copying runs (`SCAN_JSON_STRING_STORING`).
 
 #include "_ScanAcceleration.h"
 #include "CPUFeatures.h"

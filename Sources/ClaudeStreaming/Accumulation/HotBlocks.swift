@@ -36,6 +36,13 @@
 // and `}}` ends the value before an LF and the blank line. The block ends
 // at 136: the payload is appended, a snapshot is handed out, and the next
 // block is tried at 136.
+//
+// A delta to the live block of its kind (nearly all of them) skips even
+// that append: before its payload is scanned, the free room past the
+// block's bytes is claimed (`StreamingBlocks.claimLiveRoom`), the scan
+// writes the payload there, escaped or not, and applying the delta counts
+// the bytes as the block's. A block that turns out not to have the form, or
+// a delta that fails, gives the room back unwritten.
 
 import ServerSentEvents
 
