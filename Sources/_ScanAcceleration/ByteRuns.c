@@ -99,16 +99,8 @@ static inline size_t first_string_stop_bytes(const uint8_t *p, size_t i, size_t 
 /// when `open` (the bytes from `i` to that lead are well formed and plain),
 /// else from `j`. The byte loop then says exactly where the run ends.
 static inline size_t first_string_stop_from(const uint8_t *p, size_t i, size_t j, size_t n, int open) {
-    size_t k = j;
-    if (open) {
-        for (size_t back = 1; back <= 3 && back <= j - i; back++) {
-            if (p[j - back] >= 0xC0) {
-                k = j - back;
-                break;
-            }
-        }
-    }
-    return first_string_stop_bytes(p, k, n);
+    size_t back = open ? open_character_back(p, j, j - i) : 0;
+    return first_string_stop_bytes(p, j - back, n);
 }
 
 /// The body of `copy_run16` and `copy_run32`: copies `len` bytes from
@@ -220,9 +212,6 @@ static inline int hex_value(uint8_t b) {
     return -1;
 }
 
-/// Decodes the escape whose backslash is p[*j - 1] (p[*j] is the letter)
-/// into out[*w...], which has room for three bytes; advances both, or
-/// returns 0 for an escape the caller's general reader must see.
 /// The byte each one-letter escape stands for, by its letter; 0 for the
 /// rest (`u` included). A table, not a switch: the switch was an indirect
 /// jump that guessed wrong whenever one escape followed another kind.
@@ -230,6 +219,9 @@ static const uint8_t escaped_byte[128] = {
     ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = 0x08, ['f'] = 0x0C, ['n'] = 0x0A, ['r'] = 0x0D, ['t'] = 0x09,
 };
 
+/// Decodes the escape whose backslash is p[*j - 1] (p[*j] is the letter)
+/// into out[*w...], which has room for three bytes; advances both, or
+/// returns 0 for an escape the caller's general reader must see.
 static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size_t *j, size_t n, uint8_t *out, size_t *w) {
     uint8_t e = p[(*j)++];
     uint8_t byte = e < 128 ? escaped_byte[e] : 0;
@@ -265,16 +257,13 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
     do {                                                                                   \
         size_t j = STOP(p, i, n);                                                          \
         if (j >= n) return _scan_string_declined;                                          \
-        if ((COPIES) && p[j] == '"') {                                                     \
-            if (out == NULL || j - i > capacity) return _scan_string_needs_room;           \
-            memcpy(out, p + i, j - i);                                                     \
-            *end = j + 1;                                                                  \
-            *written = j - i;                                                              \
-            return _scan_string_read;                                                      \
-        }                                                                                  \
         if (p[j] == '"') {                                                                 \
+            if (COPIES) {                                                                  \
+                if (out == NULL || j - i > capacity) return _scan_string_needs_room;       \
+                memcpy(out, p + i, j - i);                                                 \
+            }                                                                              \
             *end = j + 1;                                                                  \
-            *written = SIZE_MAX;                                                           \
+            *written = (COPIES) ? j - i : SIZE_MAX;                                        \
             return _scan_string_read;                                                      \
         }                                                                                  \
         /* A control byte, or a character the run could not pass. */                       \

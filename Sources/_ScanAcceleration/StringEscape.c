@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) size_t write_escape(uint8_t b, uint
 /// (kept out of what was written), or at the window's start.
 #define JSON_ESCAPE_WINDOWS(W, VEC, LOADU, STOREU, MASKS, ERRORS)                                   \
     do {                                                                                          \
-        size_t j = *i, o = 0;                                                                     \
+        size_t start = *i, j = start, o = 0;                                                      \
         int carried = 0;                                                                          \
         while (n - j >= (W) && capacity - o >= (W) + 6) {                                         \
             uint32_t special, high;                                                               \
@@ -70,9 +70,7 @@ static inline __attribute__((always_inline)) size_t write_escape(uint8_t b, uint
             if (high | (uint32_t)carried) {                                                       \
                 uint64_t errors = ERRORS(p, j, 0, carried);                                       \
                 if (errors & through(special)) {                                                  \
-                    size_t back = 0;                                                              \
-                    while (carried && back < 3 && p[j - back - 1] < 0xC0) back++;                \
-                    if (carried && back < 3) back++;                                              \
+                    size_t back = carried ? open_character_back(p, j, j - start) : 0;             \
                     *i = j - back;                                                                \
                     return o - back;                                                              \
                 }                                                                                 \
@@ -89,16 +87,9 @@ static inline __attribute__((always_inline)) size_t write_escape(uint8_t b, uint
             j += k + 1;                                                                           \
             carried = 0;                                                                          \
         }                                                                                         \
-        if (carried) {                                                                            \
-            size_t back = 1;                                                                      \
-            while (back < 3 && p[j - back] < 0xC0) back++;                                        \
-            if (p[j - back] >= 0xC0) {                                                            \
-                *i = j - back;                                                                    \
-                return o - back;                                                                  \
-            }                                                                                     \
-        }                                                                                         \
-        *i = j;                                                                                   \
-        return o;                                                                                 \
+        size_t back = carried ? open_character_back(p, j, j - start) : 0;                         \
+        *i = j - back;                                                                            \
+        return o - back;                                                                          \
     } while (0)
 
 static size_t escape16(const uint8_t *p, size_t *i, size_t n, uint8_t *out, size_t capacity) {

@@ -33,6 +33,16 @@ static inline __attribute__((always_inline)) int leaves_character_open(const uin
     return (p[end - 1] >= 0xC0) | (p[end - 2] >= 0xE0) | (p[end - 3] >= 0xF0);
 }
 
+/// How far before `j` the lead of a character open across `j` is (1 to 3,
+/// looking no further back than `limit` bytes), or 0 when there is none:
+/// where a scan that stops at `j` must resume so as not to cut it.
+static inline __attribute__((always_inline)) size_t open_character_back(const uint8_t *p, size_t j, size_t limit) {
+    for (size_t back = 1; back <= 3 && back <= limit; back++) {
+        if (p[j - back] >= 0xC0) return back;
+    }
+    return 0;
+}
+
 /// The UTF-8 errors of one 16-byte window `v`, given `p1`, `p2`, `p3`:
 /// the bytes one, two and three places before each (see the file
 /// comment). Bit k is set where byte k breaks the rules.

@@ -100,8 +100,7 @@ extension AccumulatorState {
     /// claimed, and the caller gives it back unless it applies the delta).
     @inline(__always)
     mutating func readCanonicalDelta(_ reader: inout ByteReader, claimed: inout Bool) -> HotDelta? {
-        guard reader.consumeCanonicalHead(), let index = reader.smallInteger(), let kind = reader.consumeCanonicalDeltaHead()
-        else { return nil }
+        guard let (index, kind) = reader.consumeCanonicalDeltaStart() else { return nil }
         var room: UnsafeMutableBufferPointer<UInt8>?
         if let live = liveKind(of: kind, at: index) {
             room = streaming.claimLiveRoom(at: index, as: live)

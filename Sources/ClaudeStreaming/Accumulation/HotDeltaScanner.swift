@@ -107,14 +107,7 @@ struct HotDeltaScanner {
     /// `{"type":"content_block_delta","index":N,"delta":{"type":"T","F":"…"`.
     @inline(__always)
     mutating func canonicalHeadAndPayload(_ reader: inout ByteReader) -> HotDelta? {
-        guard reader.consumeCanonicalHead() else { return nil }
-        return canonicalIndexAndPayload(&reader)
-    }
-
-    /// The canonical layout after `"index":` up to the payload's closing quote.
-    @inline(__always)
-    mutating func canonicalIndexAndPayload(_ reader: inout ByteReader) -> HotDelta? {
-        guard let index = reader.smallInteger(), let kind = reader.consumeCanonicalDeltaHead() else { return nil }
+        guard let (index, kind) = reader.consumeCanonicalDeltaStart() else { return nil }
         return payload(&reader, index: index, kind: kind, room: nil)
     }
 
@@ -193,11 +186,16 @@ struct ByteReader {
         return atEnd
     }
 
-    /// Consumes `{"type":"content_block_delta","index":`, the canonical
-    /// delta's head.
+    /// Consumes the canonical delta up to its payload's opening quote,
+    /// `{"type":"content_block_delta","index":N,"delta":{"type":"T","F":`,
+    /// and returns its index and kind; nil (position unspecified) for
+    /// anything else.
     @inline(__always)
-    mutating func consumeCanonicalHead() -> Bool {
-        consumeLiteral(#"{"type":"content_block_delta","index":"#)
+    mutating func consumeCanonicalDeltaStart() -> (index: Int, kind: HotDeltaKind)? {
+        guard consumeLiteral(#"{"type":"content_block_delta","index":"#), let index = smallInteger(),
+            let kind = consumeCanonicalDeltaHead()
+        else { return nil }
+        return (index, kind)
     }
 
     /// Consumes `,"delta":{"type":"<wireName>","<payloadField>":` of the

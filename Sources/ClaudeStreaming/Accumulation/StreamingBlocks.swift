@@ -75,7 +75,8 @@ struct StreamingBlocks: Sendable {
         // region) only when a caller really holds an older snapshot.
         // `showLive` below publishes it again.
         liveBytes._append(contentsOf: payload) { snapshot.content.releaseLiveBytes() }
-        return published(payload, at: index, to: &snapshot, options: options)
+        published(payload, at: index, to: &snapshot, options: options)
+        return true
     }
 
     /// The least room worth claiming: a delta rarely needs more, and a
@@ -109,7 +110,7 @@ struct StreamingBlocks: Sendable {
     @inline(__always)
     mutating func appendClaimed(_ payload: UnsafeBufferPointer<UInt8>, to snapshot: inout MessageSnapshot, options: JSONParserOptions) {
         liveBytes._commitRoom(payload.count)
-        _ = published(payload, at: liveIndex, to: &snapshot, options: options)
+        published(payload, at: liveIndex, to: &snapshot, options: options)
     }
 
     /// After `payload` joined the live block's bytes: feeds a JSON block's
@@ -117,20 +118,20 @@ struct StreamingBlocks: Sendable {
     @inline(__always)
     private mutating func published(
         _ payload: UnsafeBufferPointer<UInt8>, at index: Int, to snapshot: inout MessageSnapshot, options: JSONParserOptions
-    ) -> Bool {
-        // Likewise the partial value: with the snapshot's reference gone,
-        // the parser writes the new open path over the old one unless a
-        // caller holds an older snapshot (`refreshOpenRoot`).
+    ) {
+        // The partial value goes the way of the bytes (`append`): with the
+        // snapshot's reference gone, the parser writes the new open path
+        // over the old one unless a caller holds an older snapshot
+        // (`refreshOpenRoot`).
         if liveParses { snapshot.content.liveValue = nil }
         if liveParses && payload.count > 0, let outcome = parse(payload, options: options) {
             // A parse error, a top-level scalar or a finished value: rare
             // enough to write into the block itself.
             _ = update(at: index, in: &snapshot) { $0.setParsedJSON(outcome) }
-            return true
+            return
         }
         // The one place the live state reaches the snapshot.
         snapshot.content.showLive(bytes: liveBytes, value: liveValue)
-        return true
     }
 
     /// Makes the open block at `index` the live one, streamed as `kind`;
