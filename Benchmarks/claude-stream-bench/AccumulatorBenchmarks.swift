@@ -202,6 +202,7 @@ struct MemoryProbe {
         case "respond": return RespondProbe.run(Array(arguments.dropFirst()))
         case "scaling": return ScalingProbe.run(Array(arguments.dropFirst()))
         case "mallocs": return MallocProbe.run(Array(arguments.dropFirst()))
+        case "rate": return RateProbe.run(Array(arguments.dropFirst()))
         default: break
         }
         // `tool16`: the tool kind in 16-byte deltas, the row its target is for.
