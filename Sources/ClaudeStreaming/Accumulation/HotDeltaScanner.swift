@@ -221,6 +221,14 @@ struct ByteReader {
     /// A non-negative integer without sign, fraction or exponent, < 10^15.
     @inline(__always)
     mutating func smallInteger() -> Int? {
+        // The usual block index: one digit, then the comma after it.
+        if base.count &- position >= 2, let start = base.baseAddress {
+            let digit = start.load(fromByteOffset: position, as: UInt8.self) &- 0x30
+            if digit < 10 && start.load(fromByteOffset: position &+ 1, as: UInt8.self) == UInt8(ascii: ",") {
+                position &+= 1
+                return Int(digit)
+            }
+        }
         guard let first = peek(), first >= 0x30 && first <= 0x39 else { return nil }
         var value = 0
         var digits = 0

@@ -102,7 +102,9 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     mutating func showLive(bytes: AppendOnlyArray<UInt8>, value: OpenRoot?) {
         // Usually the same buffer, longer: only the count moves.
         if !liveBytes._follow(bytes) { liveBytes = bytes }
-        liveValue = value
+        // A block of text has no value: storing nil over nil would still
+        // retain one and release the other, a pair of calls per delta.
+        if value != nil || liveValue != nil { liveValue = value }
     }
 
     /// Stops holding the live bytes until the next `showLive`: their owner
