@@ -139,8 +139,10 @@ import _ScanAcceleration
             if case .read = expected { reads += 1 } else { declines += 1 }
             // Also with input to spare after it (no quote: an unclosed
             // string stays unclosed), where the copying scans store whole
-            // windows as they go.
-            for input in [input, input + [UInt8](repeating: UInt8(ascii: "z"), count: 70)] {
+            // windows as they go: 70 bytes, room for 32-byte windows, and
+            // 140, for 64-byte steps too.
+            let spares = [0, 70, 140].map { input + [UInt8](repeating: UInt8(ascii: "z"), count: $0) }
+            for input in spares {
                 for (name, scan, copies) in Self.paths {
                     let expected = expected.copied(copies)
                     let outcome = run(scan, input, from: prefix.count, capacity: input.count)
@@ -175,6 +177,38 @@ import _ScanAcceleration
                         }
                     }
                     #expect(result == Int32(_scan_string_declined), "\(name): \(plain) bytes, then \(escape)")
+                }
+            }
+        }
+    }
+
+    /// A character or an escape at every place of the first 100 bytes of a
+    /// string with input to spare: so at every place of a 64-byte step, a
+    /// 32-byte window and a 16-byte one, across each edge between them
+    /// (where a character's lead in one window is checked by the next), and
+    /// after an escape that shifted what follows. Each path meets the byte
+    /// loop's outcome.
+    @Test func everyPlaceOfAStep() {
+        let oracle = Self.paths.first { $0.name == "one byte at a time" }
+        guard let oracle else { return #expect(Bool(false), "no byte path") }
+        let sequences: [[UInt8]] = [
+            [0xC3, 0xA9], [0xE2, 0x98, 0x94], [0xF0, 0x9F, 0x98, 0x80],
+            [0xE2, 0x98], [0xF0, 0x9F, 0x98], [0xC3], [0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80],
+            Array(#"\n"#.utf8), Array(#"\u00e9"#.utf8), [0x22], [0x01],
+        ]
+        for shifted in [false, true] {
+            let head: [UInt8] = shifted ? Array(#"\t"#.utf8) : []
+            for sequence in sequences {
+                for place in 0..<100 {
+                    let plain = [UInt8](repeating: UInt8(ascii: "a"), count: place)
+                    let rest = [UInt8](repeating: UInt8(ascii: "b"), count: 100 - place)
+                    let string = head + plain + sequence + rest
+                    let input = [UInt8(ascii: "p")] + string + Array(#""}}"#.utf8) + [UInt8](repeating: UInt8(ascii: "z"), count: 150)
+                    let expected = run(oracle.scan, input, from: 1, capacity: input.count)
+                    for (name, scan, copies) in Self.paths {
+                        let outcome = run(scan, input, from: 1, capacity: input.count)
+                        #expect(outcome == expected.copied(copies), "\(name): \(sequence) at \(place)\(shifted ? ", shifted" : "")")
+                    }
                 }
             }
         }
