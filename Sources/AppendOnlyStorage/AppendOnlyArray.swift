@@ -294,6 +294,26 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         _storage?.claimRoom(after: _count, minimum: minimum) ?? nil
     }
 
+    /// ``_claimRoom(minimum:)``, but where the storage has too little room
+    /// (or there is none) it first grows the way an append would (after
+    /// `beforeGrowing`, as in ``_append(contentsOf:beforeGrowing:)``), so
+    /// the claim then holds: a writer that always claims never falls back
+    /// to a copy because the buffer was young or about to double. Still
+    /// nil when the room is there but another value claimed or extended
+    /// it (an append would fork there; so does the writer's fallback).
+    ///
+    /// - Complexity: O(1), or O(`count`) when it grows (amortised O(1) per
+    ///   element over a buffer's life, as for appends).
+    @inlinable @inline(__always)
+    package mutating func _claimRoom(minimum: Int, beforeGrowing: () -> Void) -> UnsafeMutableBufferPointer<Element>? {
+        if let room = _claimRoom(minimum: minimum) { return room }
+        if let storage = _storage, storage.capacity &- _count >= minimum { return nil }
+        beforeGrowing()
+        _grow(toHold: _count &+ minimum, exact: false)
+        _checkInvariants()
+        return _claimRoom(minimum: minimum)
+    }
+
     /// Counts the first `n` slots of the room ``_claimRoom(minimum:)`` gave
     /// (the writer initialised them) and gives the rest back.
     ///

@@ -100,6 +100,33 @@ final class StartingGate: Sendable {
         #expect(behindRoom == nil)
     }
 
+    /// The growing claim: storage short of room (or none) grows first,
+    /// after the caller's hook, and the claim holds; room that another
+    /// value took is left alone (nil, no growth), as the plain claim does.
+    @Test func aClaimShortOfRoomGrowsFirst() throws {
+        var hooks = 0
+        var empty = AppendOnlyArray<UInt8>()
+        let fresh = try #require(empty._claimRoom(minimum: 16) { hooks += 1 })
+        #expect(fresh.count >= 16 && hooks == 1)
+        fresh[0] = 7
+        empty._commitRoom(1)
+        #expect(Array(empty) == [7])
+        var writer = AppendOnlyArray<UInt8>([1, 2])
+        writer.reserveCapacity(8)
+        let kept = writer
+        let room = try #require(writer._claimRoom(minimum: 32) { hooks += 1 })
+        #expect(room.count >= 32 && hooks == 2)
+        #expect(writer._storage !== kept._storage)
+        room[0] = 3
+        writer._commitRoom(1)
+        #expect(Array(writer) == [1, 2, 3] && Array(kept) == [1, 2])
+        // Room there, but claimed by a copy that appended: no growth, nil.
+        var behind = writer
+        writer.append(4)
+        let taken = behind._claimRoom(minimum: 1) { hooks += 1 }
+        #expect(taken == nil && hooks == 2)
+    }
+
     /// Small plain data in storage nobody else holds grows in place
     /// (realloc); as soon as a copy exists, growing forks instead and the
     /// copy keeps its bytes.

@@ -50,7 +50,7 @@ extension AccumulatorState {
     /// Reads the block at `rest[start...]` if it has the form above; returns
     /// the delta and where the block ends (just past its blank line), or
     /// nil. A delta to the live block of its kind is written straight into
-    /// the room past the block's text when it has room
+    /// the room past the block's text, grown first when short
     /// (`StreamingBlocks.claimLiveRoom`; `applyHotDelta` counts it there),
     /// so its bytes are copied once; any other payload stays in `rest`
     /// (ranges relative to it) or the scanner's buffer. Nothing stays
@@ -103,10 +103,17 @@ extension AccumulatorState {
         guard let (index, kind) = reader.consumeCanonicalDeltaStart() else { return nil }
         var room: UnsafeMutableBufferPointer<UInt8>?
         if let live = liveKind(of: kind, at: index) {
-            room = streaming.claimLiveRoom(at: index, as: live)
+            room = claimLiveRoom(at: index, as: live)
             claimed = room != nil
         }
         return scanner.payload(&reader, index: index, kind: kind, room: room)
+    }
+
+    /// The live block's room for a delta (`StreamingBlocks.claimLiveRoom`),
+    /// the bytes published in this state's snapshot if the buffer grows.
+    @inline(__always)
+    mutating func claimLiveRoom(at index: Int, as live: LiveKind) -> UnsafeMutableBufferPointer<UInt8>? {
+        streaming.claimLiveRoom(at: index, as: live, publishedIn: &message)
     }
 
     /// Applies the blocks of the usual form at the start of `rest` (file

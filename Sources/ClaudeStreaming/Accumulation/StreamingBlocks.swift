@@ -85,18 +85,32 @@ struct StreamingBlocks: Sendable {
 
     /// Claims the room past the live block's bytes for a delta of `kind`
     /// at `index` to be written into in place: nil unless that block is
-    /// live as `kind` and its storage has room to spare. Once claimed,
-    /// ``appendClaimed(_:to:options:)`` or ``abandonLiveRoom()`` must come
-    /// before anything else changes the live block.
+    /// live as `kind`. A buffer short of room grows first, as the append
+    /// after the scan would have (a young block's buffer, or one about to
+    /// double, was a third of a mixed stream's deltas), and is published
+    /// again in `snapshot` at once, so a claim given back leaves the
+    /// snapshot whole. Once claimed, ``appendClaimed(_:to:options:)`` or
+    /// ``abandonLiveRoom()`` must come before anything else changes the
+    /// live block.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(1), or amortised O(1) per byte when it grows.
     @inline(__always)
-    mutating func claimLiveRoom(at index: Int, as kind: LiveKind) -> UnsafeMutableBufferPointer<UInt8>? {
+    mutating func claimLiveRoom(
+        at index: Int, as kind: LiveKind, publishedIn snapshot: inout MessageSnapshot
+    ) -> UnsafeMutableBufferPointer<UInt8>? {
         guard liveIndex == index, liveKind == kind else { return nil }
-        return liveBytes._claimRoom(minimum: Self.minimumRoom)
+        var grew = false
+        // As in `append`: the snapshot lets go first, so the buffer grows
+        // unshared (in place) unless a caller holds an older snapshot.
+        let room = liveBytes._claimRoom(minimum: Self.minimumRoom) {
+            snapshot.content.releaseLiveBytes()
+            grew = true
+        }
+        if grew { snapshot.content.showLive(bytes: liveBytes, value: liveValue) }
+        return room
     }
 
-    /// Gives back the room ``claimLiveRoom(at:as:)`` claimed, unused.
+    /// Gives back the room ``claimLiveRoom(at:as:publishedIn:)`` claimed, unused.
     @inline(__always)
     mutating func abandonLiveRoom() {
         liveBytes._commitRoom(0)

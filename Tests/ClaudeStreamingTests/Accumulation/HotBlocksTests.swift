@@ -94,7 +94,7 @@ import Testing
         #expect(state.message.text == first + "b")
         /// Whether the room past the live text is free to claim again.
         func roomIsFree() -> Bool {
-            let room = state.streaming.claimLiveRoom(at: 0, as: .text)
+            let room = state.claimLiveRoom(at: 0, as: .text)
             state.streaming.abandonLiveRoom()
             return room != nil
         }
@@ -138,6 +138,36 @@ import Testing
             #expect(throws: EventFailure.self) { try state.applyHotDelta(read.delta, data: raw) }
         }
         #expect(state.message.text == text && roomIsFree())
+    }
+
+    /// A young block's buffer has less room than a claim asks for: it grows
+    /// first, so the block's second delta is written in place too, and a
+    /// claim that grew the buffer and was given back leaves the snapshot's
+    /// text whole.
+    @Test func aYoungBlockGrowsRoomForTheClaim() throws {
+        var state = AccumulatorState(options: MessageAccumulatorOptions(), readsUsualEvents: true)
+        for json in [
+            #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}"#,
+            #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+            #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ab"}}"#,
+        ] {
+            _ = Array(json.utf8).withUnsafeBytes { state.apply($0, streamOffset: 0) }
+        }
+        #expect(state.message.text == "ab")
+        // Framing that fails after the value: the claim grew the buffer and
+        // was given back; the snapshot still shows the text.
+        let withID = Array((block(.text, payload: "x").dropLast(1) + "id: 1\n\n").utf8)
+        let scannedWithID = withID.withUnsafeBytes { state.scanHotBlock($0, from: 0) }
+        #expect(scannedWithID == nil)
+        #expect(state.message.text == "ab")
+        let bytes = Array(block(.text, payload: #"c\nd"#).utf8)
+        try bytes.withUnsafeBytes { raw in
+            let scanned = state.scanHotBlock(raw, from: 0)
+            let read = try #require(scanned)
+            #expect(read.delta.isInRoom)
+            try state.applyHotDelta(read.delta, data: raw)
+        }
+        #expect(state.message.text == "abc\nd")
     }
 
     /// Streams mixing blocks of the form with others, and ending in each
