@@ -203,11 +203,15 @@ import _ScanAcceleration
                     let plain = [UInt8](repeating: UInt8(ascii: "a"), count: place)
                     let rest = [UInt8](repeating: UInt8(ascii: "b"), count: 100 - place)
                     let string = head + plain + sequence + rest
-                    let input = [UInt8(ascii: "p")] + string + Array(#""}}"#.utf8) + [UInt8](repeating: UInt8(ascii: "z"), count: 150)
-                    let expected = run(oracle.scan, input, from: 1, capacity: input.count)
-                    for (name, scan, copies) in Self.paths {
-                        let outcome = run(scan, input, from: 1, capacity: input.count)
-                        #expect(outcome == expected.copied(copies), "\(name): \(sequence) at \(place)\(shifted ? ", shifted" : "")")
+                    // Input to spare for every step, or ending soon after the
+                    // string (the storing scan hands over part way).
+                    for spare in [150, 3] {
+                        let input = [UInt8(ascii: "p")] + string + Array(#""}}"#.utf8) + [UInt8](repeating: UInt8(ascii: "z"), count: spare)
+                        let expected = run(oracle.scan, input, from: 1, capacity: input.count)
+                        for (name, scan, copies) in Self.paths {
+                            let outcome = run(scan, input, from: 1, capacity: input.count)
+                            #expect(outcome == expected.copied(copies), "\(name): \(sequence) at \(place), \(spare) to spare\(shifted ? ", shifted" : "")")
+                        }
                     }
                 }
             }
