@@ -98,14 +98,9 @@ final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
     /// - Complexity: O(depth).
     func matches(columns: [AppendOnlyArray<Node>], bytes: _AppendOnlyStorage<UInt8>?) -> Bool {
         guard self.bytes === bytes, depth == columns.count else { return false }
-        // Through a buffer pointer: an element read out of the array was a
-        // copy, a retain and a release of its storage for each depth (a
-        // hundred instructions a tool-input delta).
-        return columns.withUnsafeBufferPointer { columns in
-            withUnsafeMutablePointerToElements { elements in
-                for level in columns.indices where elements[level].owner !== columns[level]._storage { return false }
-                return true
-            }
+        return withUnsafeMutablePointerToElements { elements in
+            for depth in columns.indices where elements[depth].owner !== columns[depth]._storage { return false }
+            return true
         }
     }
 }
