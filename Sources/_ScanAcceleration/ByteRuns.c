@@ -641,7 +641,7 @@ static int direct16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t c
     return scan_json_string16(p, i, n, out, capacity, end, written);
 }
 _scan_json_string_fn _scan_json_string_chosen = direct16;
-_scan_json_string_fn _scan_json_string_copying_chosen = copying32;
+_scan_json_string_fn _scan_json_string_copying_chosen = copying16;
 #else
 _scan_json_string_fn _scan_json_string_chosen = direct_bytes;
 _scan_json_string_fn _scan_json_string_copying_chosen = copying_bytes;

@@ -25,6 +25,12 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+#include "StringWindows.h"
+#include "UTF8Windows.h"
+
 /// Writes the escape of the special byte `b` (quote, backslash or control
 /// byte) at out[o...], which has room for six bytes; returns its length.
 static inline __attribute__((always_inline)) size_t write_escape(uint8_t b, uint8_t *out, size_t o) {
@@ -47,12 +53,6 @@ static inline __attribute__((always_inline)) size_t write_escape(uint8_t b, uint
     out[o + 1] = letter;
     return 2;
 }
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-
-#include "StringWindows.h"
-#include "UTF8Windows.h"
 
 /// The body of `_json_escape_windows` in windows of W bytes (file
 /// comment). `carried`: the last window left a character open, so the
