@@ -205,12 +205,10 @@ struct MemoryProbe {
         case "rate": return RateProbe.run(Array(arguments.dropFirst()))
         default: break
         }
-        // `tool16`: the tool kind in 16-byte deltas, the row its target is for.
-        let deltaBytes = arguments.first == "tool16" ? 16 : 40
-        let kindName = arguments.first == "tool16" ? "tool" : arguments.first ?? ""
-        guard arguments.count == 3, let kind = StreamKind(rawValue: kindName), let bytes = Int(arguments[1]) else { return 64 }
+        guard arguments.count == 3, let bytes = Int(arguments[1]),
+            let stream = generate(probeKind: arguments[0], bytes: bytes)
+        else { return 64 }
         let retainAll = arguments[2] == "1"
-        let stream = generate(kind, bytes: bytes, toolDeltaBytes: deltaBytes)
         // The holder's array is sized up front: its doubling growth is the
         // caller's memory, not the snapshots', and would dominate the figure.
         var held: [MessageSnapshot] = []

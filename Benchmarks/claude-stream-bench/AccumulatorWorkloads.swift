@@ -60,6 +60,15 @@ func generate(_ kind: StreamKind, bytes target: Int, toolDeltaBytes: Int = 40, v
     return GeneratedStream(bytes: writer.bytes, events: writer.events, deltas: writer.deltas, contentBytes: writer.contentBytes)
 }
 
+/// The stream a probe names: an accumulator stream kind, or `tool16`, the
+/// tool kind in 16-byte deltas (the row its target is for); nil for any
+/// other name.
+func generate(probeKind name: String, bytes: Int) -> GeneratedStream? {
+    let deltaBytes = name == "tool16" ? 16 : 40
+    guard let kind = StreamKind(rawValue: name == "tool16" ? "tool" : name) else { return nil }
+    return generate(kind, bytes: bytes, toolDeltaBytes: deltaBytes)
+}
+
 struct StreamWriter {
     var bytes: [UInt8] = []
     var events = 0

@@ -23,9 +23,7 @@ enum MallocProbe {
     /// The child's side: prints `events deltas calls seconds`.
     static func run(_ arguments: [String]) -> Int32 {
         guard arguments.count == 2, let bytes = Int(arguments[1]) else { return 64 }
-        let kindName = arguments[0] == "tool16" ? "tool" : arguments[0]
-        guard let kind = StreamKind(rawValue: kindName) else { return 64 }
-        let stream = generate(kind, bytes: bytes, toolDeltaBytes: arguments[0] == "tool16" ? 16 : 40)
+        guard let stream = generate(probeKind: arguments[0], bytes: bytes) else { return 64 }
         // The counter must see the Swift runtime's allocations: 100 arrays
         // made while it counts must show as at least 100 calls.
         malloc_count_set(1)

@@ -11,9 +11,7 @@ enum RateProbe {
         guard arguments.count == 3, let bytes = Int(arguments[1]), let runs = Int(arguments[2]), bytes > 0, runs > 0 else {
             return 64
         }
-        let deltaBytes = arguments[0] == "tool16" ? 16 : 40
-        guard let kind = StreamKind(rawValue: arguments[0] == "tool16" ? "tool" : arguments[0]) else { return 64 }
-        let stream = generate(kind, bytes: bytes, toolDeltaBytes: deltaBytes).bytes
+        guard let stream = generate(probeKind: arguments[0], bytes: bytes)?.bytes else { return 64 }
         blackHole(AccumulatorBenchmarks.accumulate(stream, snapshots: true))
         var rates: [Double] = []
         for _ in 0..<runs {
