@@ -6,7 +6,10 @@
 //
 // Checked for every input:
 // - split invariance: the chunked parse gives exactly the unsplit result
-//   (same value, or same error at the same offset);
+//   (same value, or same error at the same offset); the unsplit one is
+//   `JSONValue.parse`, which reads a whole document in one pass
+//   (WholeDocumentParser.swift), so this also holds that reader to the
+//   resumable parser;
 // - prefix consistency: each snapshot taken at a chunk boundary is extended
 //   by the next one, and the last by the final value, so each by the final
 //   value (`JSONValue.divergence(toward:)`); a long input compares at most

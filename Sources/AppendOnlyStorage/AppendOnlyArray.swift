@@ -80,6 +80,15 @@ package final class _AppendOnlyStorage<Element>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline package private(set) var base: UnsafeMutablePointer<Element>
     @usableFromInline package let _allocation: _Allocation
 
+    /// `base`, for code outside this module that is not inlined from it:
+    /// read there directly, the property was checked at run time all the
+    /// same (a `swift_beginAccess` call for each new document view of a
+    /// streamed tool input), as the attribute does not reach that code.
+    /// Read through this accessor, the access is this module's, unchecked.
+    @inlinable @inline(__always) package var _base: UnsafeMutablePointer<Element> { base }
+    /// `capacity`, read as `_base` is, for the same reason.
+    @inlinable @inline(__always) package var _capacity: Int { capacity }
+
     /// Where `base` came from. One byte: every storage (each text, each
     /// document column) pays for this field.
     @usableFromInline

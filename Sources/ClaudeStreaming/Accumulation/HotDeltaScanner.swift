@@ -56,7 +56,10 @@ enum HotDeltaKind: UInt8, CaseIterable {
     }
 
     init?(deltaType: String) {
-        guard let kind = Self.first(where: { $0.wireName.description == deltaType }) else { return nil }
+        // Compared as bytes: a wire name made into a String to compare was
+        // an allocation for the longer names.
+        var type = deltaType
+        guard let kind = type.withUTF8({ utf8 in Self.first { equals(UnsafeRawBufferPointer(utf8), $0.wireName) } }) else { return nil }
         self = kind
     }
 }

@@ -412,6 +412,11 @@ extension JSONValue {
     ///
     /// - Complexity: O(`bytes.count`).
     public static func parse(_ bytes: UnsafeRawBufferPointer, options: JSONParserOptions = .init()) throws(JSONParseError) -> JSONValue {
+        // A document the one-pass reader declines (an error among them) is
+        // read again by the resumable parser, which says what is wrong. On
+        // the general path (CLAUDE_STREAMING_GENERAL_PATH) the resumable
+        // parser reads every document, as other platforms' fast readers do.
+        if !WholeDocumentParser.isOff, let value = WholeDocumentParser.parse(bytes, options: options) { return value }
         var parser = IncrementalJSONParser(options: options)
         try parser.feed(bytes)
         return try parser.finish()
@@ -421,17 +426,20 @@ extension JSONValue {
     ///
     /// - Complexity: O(`bytes.count`).
     public static func parse(_ bytes: [UInt8], options: JSONParserOptions = .init()) throws(JSONParseError) -> JSONValue {
-        var parser = IncrementalJSONParser(options: options)
-        try parser.feed(bytes)
-        return try parser.finish()
+        // The stdlib's closure-taking accessors are not typed-throws yet, so
+        // the outcome is carried out by hand.
+        var outcome: Result<JSONValue, JSONParseError> = .failure(JSONParseError(offset: 0, reason: .unexpectedEnd))
+        bytes.withUnsafeBytes { raw in outcome = Result { () throws(JSONParseError) in try parse(raw, options: options) } }
+        return try outcome.get()
     }
 
     /// Parses one whole document given as text.
     ///
     /// - Complexity: O(`text.utf8.count`).
     public static func parse(_ text: String, options: JSONParserOptions = .init()) throws(JSONParseError) -> JSONValue {
-        var parser = IncrementalJSONParser(options: options)
-        try parser.feed(text)
-        return try parser.finish()
+        var text = text
+        var outcome: Result<JSONValue, JSONParseError> = .failure(JSONParseError(offset: 0, reason: .unexpectedEnd))
+        text.withUTF8 { utf8 in outcome = Result { () throws(JSONParseError) in try parse(UnsafeRawBufferPointer(utf8), options: options) } }
+        return try outcome.get()
     }
 }

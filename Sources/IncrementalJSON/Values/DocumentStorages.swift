@@ -45,7 +45,7 @@ final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
     static func make(columns: [AppendOnlyArray<Node>], bytes: _AppendOnlyStorage<UInt8>?) -> DocumentStorages {
         makeBlock(depth: columns.count, bytes: bytes) { depth in
             let storage = columns[depth]._storage
-            return Column(owner: storage, base: storage?.base, bound: storage?.capacity ?? 0)
+            return Column(owner: storage, base: storage?._base, bound: storage?._capacity ?? 0)
         }
     }
 
@@ -55,15 +55,26 @@ final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
     static func compacted(columns: [AppendOnlyArray<Node>], bytes: _AppendOnlyStorage<UInt8>?) -> DocumentStorages {
         var all = AppendOnlyArray<Node>()
         all.reserveCapacity(columns.reduce(0) { $0 + $1.count })
+        for column in columns { column.withUnsafeBufferPointer { all.append(contentsOf: $0) } }
+        return laidOut(nodes: all, counts: columns.map(\.count), bytes: bytes)
+    }
+
+    /// A finished document whose columns lie one after another in `nodes`:
+    /// the column of depth `d` is the `counts[d]` nodes after those of the
+    /// columns before it.
+    ///
+    /// - Complexity: O(depth).
+    static func laidOut(nodes: AppendOnlyArray<Node>, counts: [Int], bytes: _AppendOnlyStorage<UInt8>?) -> DocumentStorages {
         var starts: [Int] = []
-        starts.reserveCapacity(columns.count)
-        for column in columns {
-            starts.append(all.count)
-            column.withUnsafeBufferPointer { all.append(contentsOf: $0) }
+        starts.reserveCapacity(counts.count)
+        var offset = 0
+        for count in counts {
+            starts.append(offset)
+            offset &+= count
         }
-        let owner = all._storage
-        return makeBlock(depth: columns.count, bytes: bytes) { depth in
-            Column(owner: owner, base: owner.map { $0.base + starts[depth] }, bound: columns[depth].count)
+        let owner = nodes._storage
+        return makeBlock(depth: counts.count, bytes: bytes) { depth in
+            Column(owner: owner, base: owner.map { $0._base + starts[depth] }, bound: counts[depth])
         }
     }
 

@@ -30,7 +30,15 @@ public struct JSONObject: Sendable, Hashable {
 
     /// An object with `members` in the given order (duplicates kept).
     public init(_ members: [(String, JSONValue)] = []) {
-        self.init(memberStorage: .values(AppendOnlyArray(members.map { Member(key: $0.0, value: $0.1) })))
+        // Stored one by one into one exact buffer: a mapped array first
+        // was an allocation, a copy and a free more, on every object
+        // built in code (a tool call's start, one per call).
+        var stored = AppendOnlyArray<Member>()
+        if !members.isEmpty {
+            stored.reserveCapacity(members.count)
+            for (key, value) in members { stored.append(Member(key: key, value: value)) }
+        }
+        self.init(memberStorage: .values(stored))
     }
 
     /// Number of members, duplicates included.

@@ -79,6 +79,14 @@ struct Node: Sendable {
         nodeBits = raw
     }
 
+    /// A short node holding the first `count` (at most 7) of the bytes of
+    /// `word` as loaded from memory (the first at the lowest address).
+    @inline(__always)
+    init(_ tag: NodeTag, firstBytesOf word: UInt64, count: Int) {
+        let bytes = UInt64(littleEndian: word) & ((1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1)
+        nodeBits = UInt64(tag.rawValue) | UInt64(truncatingIfNeeded: count) << 3 | bytes << 8
+    }
+
     static let maxInlineBytes = 7
 
     @inline(__always) var tag: NodeTag { NodeTag(rawValue: UInt8(truncatingIfNeeded: nodeBits & 7)) ?? .null }
@@ -120,7 +128,7 @@ struct NodeReader: @unchecked Sendable {
             }
         default:
             guard let bytes, node.count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            return body(UnsafeBufferPointer(start: bytes.base + node.start, count: node.count))
+            return body(UnsafeBufferPointer(start: bytes._base + node.start, count: node.count))
         }
     }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "LineEnd.h"
+#include "ShortString.h"
 
 /// 1 when CLAUDE_STREAMING_GENERAL_PATH was set (not empty, not "0") as
 /// the library loaded: every fast reader is off and the string scans take
