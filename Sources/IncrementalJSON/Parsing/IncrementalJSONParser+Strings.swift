@@ -13,6 +13,8 @@
 // unpaired surrogate escape is rejected (`loneSurrogate`), because the value
 // is UTF-8, which cannot hold one (JSONTestSuite's i_ files leave this open).
 
+import _ScanAcceleration
+
 extension IncrementalJSONParser {
     /// Continues the current string from `p[i]`.
     mutating func scanString(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) throws(JSONParseError) {
@@ -23,6 +25,14 @@ extension IncrementalJSONParser {
         if escape != .none {
             try continueEscape(p, &i, n)
             if escape != .none { return }
+        }
+        // A short plain string (most keys, many values) ends within two
+        // 16-byte windows (ShortString.h): no call into the scans.
+        let quote = _scan_json_short_string(p, i, n)
+        if quote < n {
+            try endString(p + i, quote &- i, at: i)
+            i = quote &+ 1
+            return
         }
         while i < n {
             let start = i
