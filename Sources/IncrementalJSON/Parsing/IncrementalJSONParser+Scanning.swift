@@ -100,11 +100,15 @@ extension IncrementalJSONParser {
     }
 
     @inline(__always)
-    func skipWhitespace(_ p: UnsafePointer<UInt8>, _ start: Int, _ n: Int) -> Int {
+    func skipWhitespace(_ p: UnsafePointer<UInt8>, _ start: Int, _ n: Int) -> Int { Self.whitespaceEnd(p, start, n) }
+
+    /// The first index at or after `start` that is not JSON whitespace
+    /// (space, tab, LF, CR), or `n`. Both parsers skip whitespace with this.
+    @inline(__always)
+    static func whitespaceEnd(_ p: UnsafePointer<UInt8>, _ start: Int, _ n: Int) -> Int {
         var i = start
         while i < n {
             let b = p[i]
-            // Space, tab, LF, CR.
             guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { break }
             i &+= 1
         }
@@ -115,17 +119,8 @@ extension IncrementalJSONParser {
     /// continue it (which is then parsed as whatever follows a value).
     mutating func scanNumber(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) throws(JSONParseError) {
         let start = i
-        var state = jsonNumber
-        while i < n {
-            let b = p[i]
-            if b &- UInt8(ascii: "0") < 10, state == .integer || state == .fraction || state == .exponent {
-                i &+= 1
-                continue
-            }
-            guard let next = state.next(b) else { break }
-            state = next
-            i &+= 1
-        }
+        let (end, state) = jsonNumber.scan(p, from: i, to: n)
+        i = end
         jsonNumber = state
         let run = UnsafeBufferPointer(start: p + start, count: i - start)
         if i == n {

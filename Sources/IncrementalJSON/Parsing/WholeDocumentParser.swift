@@ -48,20 +48,6 @@ import Glibc
 import Darwin
 #endif
 
-/// An open container of a whole-document read.
-private struct WholeFrame {
-    var isObject: Bool
-    /// Where its children begin in `pending`.
-    var firstPending: Int
-    /// The key of the member being read (objects only).
-    var key = Node(.string)
-
-    init(isObject: Bool, firstPending: Int) {
-        self.isObject = isObject
-        self.firstPending = firstPending
-    }
-}
-
 /// The children of one closed container: `count` nodes of `closed`, for
 /// the column of `depth`.
 private struct ClosedRun {
@@ -124,7 +110,9 @@ struct WholeDocumentParser {
     /// Where decoded text goes: a room of `n` bytes.
     private let out: UnsafeMutablePointer<UInt8>
     private var written = 0
-    private var frames: [WholeFrame] = []
+    /// The open containers; a frame's `start` is where its children begin
+    /// in `pending`.
+    private var frames: [Frame] = []
     /// The children read so far of every open container, innermost last.
     private var pending: NodeBuffer
     /// The children of the closed containers, a run each, in the order
@@ -196,7 +184,7 @@ struct WholeDocumentParser {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = p[i] == UInt8(ascii: "{")
                 guard frames.count < maxDepth else { return nil }
-                frames.append(WholeFrame(isObject: isObject, firstPending: pending.count))
+                frames.append(Frame(isObject: isObject, start: pending.count))
                 i = skipWhitespace(i &+ 1)
                 guard i < n else { return nil }
                 if p[i] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
@@ -265,10 +253,10 @@ struct WholeDocumentParser {
         let depth = frames.count
         while columnCounts.count <= depth { columnCounts.append(0) }
         let start = columnCounts[depth]
-        let count = pending.count &- frame.firstPending
+        let count = pending.count &- frame.start
         if count > 0 {
-            closed.append(copying: pending.base + frame.firstPending, count: count)
-            pending.truncate(to: frame.firstPending)
+            closed.append(copying: pending.base + frame.start, count: count)
+            pending.truncate(to: frame.start)
             runs.append(ClosedRun(depth: depth, count: count))
             columnCounts[depth] = start &+ count
         }
@@ -284,13 +272,7 @@ struct WholeDocumentParser {
         guard closed.count > 0 else { return all }
         all.reserveCapacity(closed.count)
         guard let room = all._claimRoom(minimum: closed.count), let target = room.baseAddress else { return all }
-        var next: [Int] = []
-        next.reserveCapacity(columnCounts.count)
-        var offset = 0
-        for count in columnCounts {
-            next.append(offset)
-            offset &+= count
-        }
+        var next = DocumentStorages.starts(of: columnCounts)
         var position = 0
         for run in runs {
             (target + next[run.depth]).initialize(from: closed.base + position, count: run.count)
@@ -304,15 +286,7 @@ struct WholeDocumentParser {
     // MARK: Tokens
 
     @inline(__always)
-    private func skipWhitespace(_ start: Int) -> Int {
-        var i = start
-        while i < n {
-            let b = p[i]
-            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { break }
-            i &+= 1
-        }
-        return i
-    }
+    private func skipWhitespace(_ start: Int) -> Int { IncrementalJSONParser.whitespaceEnd(p, start, n) }
 
     private func matches(_ word: StaticString, at i: Int) -> Bool {
         let count = word.utf8CodeUnitCount
@@ -464,18 +438,7 @@ struct WholeDocumentParser {
 
     /// Reads the number starting at `i`: its node, and the index after it.
     private mutating func readNumber(from i: Int) -> (node: Node, end: Int)? {
-        var state = NumberState.start
-        var j = i
-        while j < n {
-            let b = p[j]
-            if b &- UInt8(ascii: "0") < 10, state == .integer || state == .fraction || state == .exponent {
-                j &+= 1
-                continue
-            }
-            guard let next = state.next(b) else { break }
-            state = next
-            j &+= 1
-        }
+        let (j, state) = NumberState.start.scan(p, from: i, to: n)
         // A number that runs to the end of the input is inside a container
         // that never closed.
         guard state.isTerminal, j < n else { return nil }

@@ -65,6 +65,18 @@ final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
     ///
     /// - Complexity: O(depth).
     static func laidOut(nodes: AppendOnlyArray<Node>, counts: [Int], bytes: _AppendOnlyStorage<UInt8>?) -> DocumentStorages {
+        let starts = starts(of: counts)
+        let owner = nodes._storage
+        return makeBlock(depth: counts.count, bytes: bytes) { depth in
+            Column(owner: owner, base: owner.map { $0._base + starts[depth] }, bound: counts[depth])
+        }
+    }
+
+    /// Where each column starts when columns of `counts` nodes lie one
+    /// after another.
+    ///
+    /// - Complexity: O(`counts.count`).
+    static func starts(of counts: [Int]) -> [Int] {
         var starts: [Int] = []
         starts.reserveCapacity(counts.count)
         var offset = 0
@@ -72,10 +84,7 @@ final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
             starts.append(offset)
             offset &+= count
         }
-        let owner = nodes._storage
-        return makeBlock(depth: counts.count, bytes: bytes) { depth in
-            Column(owner: owner, base: owner.map { $0._base + starts[depth] }, bound: counts[depth])
-        }
+        return starts
     }
 
     private static func makeBlock(depth: Int, bytes: _AppendOnlyStorage<UInt8>?, _ column: (Int) -> Column) -> DocumentStorages {

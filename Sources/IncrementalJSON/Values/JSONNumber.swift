@@ -316,6 +316,28 @@ enum NumberState: UInt8, Sendable {
         }
     }
 
+    /// Reads number bytes from `p[i]` on, starting in this state: where
+    /// the number stops (the first byte that cannot continue it, or `n`)
+    /// and the state there. Both parsers read numbers with this.
+    ///
+    /// - Complexity: O(bytes read).
+    @inline(__always)
+    func scan(_ p: UnsafePointer<UInt8>, from i: Int, to n: Int) -> (end: Int, state: NumberState) {
+        var state = self
+        var j = i
+        while j < n {
+            let b = p[j]
+            if b &- UInt8(ascii: "0") < 10, state == .integer || state == .fraction || state == .exponent {
+                j &+= 1
+                continue
+            }
+            guard let next = state.next(b) else { break }
+            state = next
+            j &+= 1
+        }
+        return (j, state)
+    }
+
     /// True when the text so far is a complete number.
     var isTerminal: Bool {
         switch self {
