@@ -112,7 +112,9 @@ SWIFT_BACKTRACE=enable=no "$binary" -merge=1 -max_len="$max_len" -timeout=10 -rs
 if [ -n "$merged" ]; then
     # Bounded: the largest inputs go first until the folder fits.
     while [ "$(du -sb "$merged" | cut -f1)" -gt "$max_corpus_bytes" ]; do
-        largest="$(ls -1S "$merged" | head -n 1)"
+        # sed reads the whole listing: `head` would close the pipe early,
+        # and under pipefail the listing's SIGPIPE ended the script here.
+        largest="$(ls -1S "$merged" | sed -n 1p)"
         [ -n "$largest" ] || break
         rm -f "$merged/$largest"
     done
