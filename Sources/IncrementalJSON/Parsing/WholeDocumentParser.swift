@@ -318,8 +318,8 @@ struct WholeDocumentParser {
             guard count <= stringByteLimit else { return nil }
             let node: Node
             if isKey && count <= Node.maxInlineBytes && n &- i >= 8 {
-                // Eight bytes load from the input at once (at least 32
-                // are left when the window found the quote).
+                // Eight bytes of input left: the key loads into its node
+                // at once.
                 node = Node(.shortString, firstBytesOf: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self), count: count)
             } else {
                 guard let stored = store(copying: i, count) else { return nil }
@@ -346,11 +346,11 @@ struct WholeDocumentParser {
     @inline(__always)
     private mutating func store(copying i: Int, _ count: Int) -> Int? {
         let start = written
-        if count <= 32 && n &- i >= 32 {
-            // Two windows copied whole: the room has 32 bytes from
-            // `written`, which is never past `i` (nothing stored is longer
-            // than the input it came from), and what lies past `count` is
-            // written over by the next string.
+        if count <= 32 && n &- i >= 32 && n &- start >= 32 {
+            // Two windows copied whole: the input and the room both have
+            // 32 bytes there (`written` is never past `i`, since nothing
+            // stored is longer than the input it came from), and what
+            // lies past `count` is written over by the next string.
             let source = UnsafeRawPointer(p + i)
             let target = UnsafeMutableRawPointer(out + start)
             target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)

@@ -8,7 +8,9 @@
 // read. `static inline` so that the compiler inlines it into the Swift
 // caller; with SSE2 (every x86_64 CPU) a window is one load and four
 // compares, elsewhere a byte loop over at most 32 bytes. Swift cannot emit
-// pmovmskb, which turns the compares into an index.
+// pmovmskb, which turns the compares into an index. On the general path
+// (CLAUDE_STREAMING_GENERAL_PATH, GeneralPath.c) the windows are off like
+// every other scan's, and the byte loop runs, as on other CPUs.
 //
 // Worked example: the contents of `"url":` start at p[i] = `u`. The first
 // window's quote mask has bit 3 set (and whatever lies past it); its mask
@@ -19,6 +21,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/// Set once as the library loads (GeneralPath.c): the byte loops only.
+extern int _scan_general_path_only;
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -41,7 +46,7 @@ static inline __attribute__((always_inline)) unsigned _short_string_masks16(cons
 /// - Complexity: O(1).
 static inline __attribute__((always_inline)) size_t _scan_json_short_string(const uint8_t *p, size_t i, size_t n) {
 #if defined(__SSE2__)
-    if (n - i >= 32) {
+    if (!_scan_general_path_only && n - i >= 32) {
         unsigned quotes;
         unsigned others = _short_string_masks16(p + i, &quotes);
         size_t base = i;
