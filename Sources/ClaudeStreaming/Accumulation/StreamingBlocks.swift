@@ -139,9 +139,16 @@ struct StreamingBlocks: Sendable {
         // (`refreshOpenRoot`).
         if liveParses { snapshot.content.liveValue = nil }
         if liveParses && payload.count > 0, let outcome = parse(payload, options: options) {
-            // A parse error, a top-level scalar or a finished value: rare
-            // enough to write into the block itself.
-            _ = update(at: index, in: &snapshot) { $0.setParsedJSON(outcome) }
+            // A parse error, a top-level scalar or a finished value: written
+            // into the block itself, which stays live, so its parser stays
+            // here rather than going to `parked` and out again at the stop
+            // (a dictionary's insert and removal for every tool call). A
+            // value shows from the block (no live value over it); after an
+            // error the last partial value stays live, as `retire` would
+            // have written it into the block.
+            if case .success = outcome { liveValue = nil }
+            snapshot.content.showLive(bytes: liveBytes, value: liveValue)
+            _ = snapshot.content.update(at: index) { $0.setParsedJSON(outcome) }
             return
         }
         // The one place the live state reaches the snapshot.

@@ -72,7 +72,9 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
 
     /// Changes the block at `index`; returns nil when there is none or it
     /// is settled (settled blocks are complete and never change). The live
-    /// block's owner ends the overlay of `index` before changing it.
+    /// block's owner ends the overlay of `index` before changing it, except
+    /// for fields the overlay does not cover: a parsed outcome, with no live
+    /// value over it (`StreamingBlocks.published`).
     mutating func update<R>(at index: Int, _ body: (inout ContentBlock) -> R) -> R? {
         let local = index - contentBlocks.settled.count
         guard local >= 0 && local < contentBlocks.tailCount else { return nil }
@@ -189,6 +191,15 @@ final class ContentBlocks: @unchecked Sendable {
         var moved = 0
         while head + moved < tail.count && tail[head + moved].isComplete { moved += 1 }
         guard moved > 0 else { return }
+        if moved == 1 && head + 1 == tail.count {
+            // The one open block stopped (the usual case): moved out
+            // rather than copied and then dropped with its slot, which was
+            // a retain and a release of each of its references.
+            settled.append(tail.removeLast())
+            if head > 0 { tail.removeAll(keepingCapacity: true) }
+            head = 0
+            return
+        }
         for block in tail[head..<(head + moved)] { settled.append(block) }
         head += moved
         // Drop the moved slots once they are at least half the array.

@@ -39,6 +39,46 @@ import Testing
         #expect(seen.contains(#"{"city":"Lis"}"#), "the live partial value is visible while block 0 streams")
     }
 
+    /// A tool input whose value finishes stays live: the value shows from
+    /// the block at once, whitespace after it is fine, and bytes after it
+    /// are an error even when the block went out of live and came back.
+    /// One that fails keeps the partial value it had.
+    @Test func finishedAndFailedInputsKeepTheirValues() {
+        let bytes = F.sse([
+            F.messageStart, F.toolStart(0, id: "toolu_a"), F.toolStart(1, id: "toolu_b"), F.toolStart(2, id: "toolu_c"),
+            F.json(0, #"{\"a\": [1, "#), F.json(0, "2]}"), F.json(0, "  "), F.json(1, #"{\"b\": tr"#), F.json(0, " x"),
+            F.json(1, "ue}"), F.json(2, #"{\"c\": 1, \"d\": [tr"#), F.json(2, "x"), F.json(2, "1"),
+            F.stop(0), F.stop(1), F.stop(2), F.messageDelta(stop: "tool_use"), F.messageStop,
+        ])
+        var seen: [String] = []
+        let outcome = runStream(bytes) { snapshot in
+            guard case .toolUse(let call) = snapshot.content.block(at: 0) else { return }
+            seen.append("\(call.input.compactJSON) \(call.inputError == nil ? "ok" : "error") \(call.inputJSON.string.count)")
+        }
+        #expect(outcome.error == nil)
+        // After the value, after the whitespace, while block 1 streams, and
+        // once the trailing byte came.
+        #expect(seen.contains(#"{"a":[1,2]} ok 13"#))
+        #expect(seen.contains(#"{"a":[1,2]} ok 15"#))
+        #expect(seen.contains(#"{"a":[1,2]} error 17"#))
+        guard let last = outcome.last,
+            case .toolUse(let first) = last.content.block(at: 0),
+            case .toolUse(let second) = last.content.block(at: 1),
+            case .toolUse(let third) = last.content.block(at: 2)
+        else {
+            Issue.record("blocks 0, 1 and 2 should be tool calls")
+            return
+        }
+        #expect(first.input.compactJSON == #"{"a":[1,2]}"#)
+        #expect(first.inputError?.offset == 16)
+        #expect(first.inputJSON.string == #"{"a": [1, 2]}   x"#)
+        #expect(second.input.compactJSON == #"{"b":true}"#)
+        #expect(second.inputError == nil)
+        #expect(third.input.compactJSON == #"{"c":1,"d":[]}"#)
+        #expect(third.inputError?.offset == 17)
+        #expect(third.inputJSON.string == #"{"c": 1, "d": [trx1"#)
+    }
+
     /// A signature delta changes the live thinking block: its streamed text
     /// is written into the block first, and keeps growing after.
     @Test func signatureOnTheLiveBlockKeepsItsText() {
