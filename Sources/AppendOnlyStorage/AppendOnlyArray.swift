@@ -198,13 +198,21 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// Number of elements this value sees.
     @inlinable public var count: Int { _count }
 
+    /// Whether this value's buffer is `storage` (both nil counts), told by
+    /// address: `===` would pass each through an `AnyObject` existential,
+    /// a retain and a release apiece.
+    @inlinable @inline(__always)
+    package func _isStored(in storage: _AppendOnlyStorage<Element>?) -> Bool {
+        _storage.map { Unmanaged.passUnretained($0).toOpaque() } == storage.map { Unmanaged.passUnretained($0).toOpaque() }
+    }
+
     /// Becomes `other` when both share one buffer by moving only the count
     /// (no retain and release of the buffer); false, and unchanged, otherwise.
     @inlinable @inline(__always)
     package mutating func _follow(_ other: AppendOnlyArray<Element>) -> Bool {
         // Compared without binding either: a `let` for each was a retain
         // and a release on every call (once an event, from the snapshot).
-        guard _storage != nil, _storage === other._storage else { return false }
+        guard _storage != nil, other._isStored(in: _storage) else { return false }
         _count = other._count
         return true
     }

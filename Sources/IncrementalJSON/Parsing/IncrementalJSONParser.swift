@@ -244,7 +244,7 @@ public struct IncrementalJSONParser: Sendable {
     mutating func refreshStorages() {
         // A finished document's storages were settled by `settleDocument`.
         if parserState == .done { return }
-        if let current = nodeReader.storages, current.matches(columns: nodeColumns, bytes: chunkBytes._storage) { return }
+        if let current = nodeReader.storages, current.matches(columns: nodeColumns, bytes: chunkBytes) { return }
         nodeReader = NodeReader(storages: DocumentStorages.make(columns: nodeColumns, bytes: chunkBytes._storage))
     }
 

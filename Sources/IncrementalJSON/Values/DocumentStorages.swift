@@ -116,10 +116,10 @@ final class DocumentStorages: ManagedBuffer<DocumentStorages.Header, Column> {
     /// Whether these name the current storages of `columns` and `bytes`.
     ///
     /// - Complexity: O(depth).
-    func matches(columns: [AppendOnlyArray<Node>], bytes: _AppendOnlyStorage<UInt8>?) -> Bool {
-        guard self.bytes === bytes, depth == columns.count else { return false }
+    func matches(columns: [AppendOnlyArray<Node>], bytes: AppendOnlyArray<UInt8>) -> Bool {
+        guard withUnsafeMutablePointerToHeader({ bytes._isStored(in: $0.pointee.bytes) }), depth == columns.count else { return false }
         return withUnsafeMutablePointerToElements { elements in
-            for depth in columns.indices where elements[depth].owner !== columns[depth]._storage { return false }
+            for depth in columns.indices where !columns[depth]._isStored(in: elements[depth].owner) { return false }
             return true
         }
     }

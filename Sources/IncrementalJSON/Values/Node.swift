@@ -231,8 +231,8 @@ struct OpenPathHeader {
     /// The innermost open value below the last level, a visible string, as
     /// a slice of the reader's bytes: bit 63 set when there is one, bits
     /// 32-60 its length, bits 0-31 its start (see `NodeLimits`).
-    let leaf: UInt64
-    let depth: Int
+    private(set) var leaf: UInt64
+    private(set) var depth: Int
 
     init(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
         self.reader = reader
@@ -241,6 +241,21 @@ struct OpenPathHeader {
     }
 
     var hasLeaf: Bool { leaf >> 63 != 0 }
+
+    /// Becomes `other`. When both read the same storages (most feeds) only
+    /// the plain fields are written: assigning the whole header would
+    /// retain the storages and release them again.
+    mutating func become(_ other: OpenPathHeader) {
+        let same =
+            reader.storages.map { Unmanaged.passUnretained($0).toOpaque() }
+            == other.reader.storages.map { Unmanaged.passUnretained($0).toOpaque() }
+        if !same {
+            self = other
+            return
+        }
+        leaf = other.leaf
+        depth = other.depth
+    }
 
     /// The leaf string, marked incomplete.
     var leafValue: JSONValue? {
@@ -273,7 +288,7 @@ final class OpenPath: ManagedBuffer<OpenPathHeader, OpenLevel> {
         guard header.depth <= capacity else { return false }
         withUnsafeMutablePointers { old, elements in
             elements.deinitialize(count: old.pointee.depth)
-            old.pointee = header
+            old.pointee.become(header)
             for level in 0..<header.depth { (elements + level).initialize(to: levels(level)) }
         }
         return true
