@@ -5,8 +5,9 @@
 // of documents of every shape, with partial strings shown and hidden.
 
 import Foundation
-import IncrementalJSON
 import Testing
+
+@testable import IncrementalJSON
 
 @Suite struct OpenRootTests {
     static let documents = [
@@ -52,6 +53,37 @@ import Testing
     @Test(arguments: [PartialStringPolicy.visible, .hidden])
     func openRootIsTheOpenValue(partialStrings: PartialStringPolicy) {
         for document in Self.documents { Self.check(Array(document.utf8), partialStrings: partialStrings) }
+    }
+
+    /// One root refreshed after every byte, as a holder that keeps only the
+    /// latest does: its path is written over in place, both while the
+    /// document's storages stay and when a growth replaced them, and it
+    /// always reads as the parser's value.
+    @Test func aRewrittenPathIsTheOpenValue() {
+        var text = #"{"records": ["#
+        for n in 0..<40 { text += (n == 0 ? "" : ", ") + #"{"id": \#(n), "name": "record number \#(n)", "tags": ["a", "b"]}"# }
+        text += "]}"
+        var parser = IncrementalJSONParser()
+        var root: OpenRoot? = nil
+        var (rewrites, storagesSeen) = (0, Set<ObjectIdentifier>())
+        for (offset, byte) in text.utf8.enumerated() {
+            do {
+                try parser.feed([byte])
+            } catch {
+                Issue.record("does not parse at \(offset): \(error)")
+                return
+            }
+            let before = root.map { ObjectIdentifier($0.elementPath) }
+            guard parser.refreshOpenRoot(&root), let current = root else { continue }
+            if before == ObjectIdentifier(current.elementPath) { rewrites += 1 }
+            if let storages = current.elementPath.reader.storages { storagesSeen.insert(ObjectIdentifier(storages)) }
+            if current.value != parser.value {
+                Issue.record("prefix \(offset + 1): the rewritten root differs from the value")
+                return
+            }
+        }
+        #expect(rewrites > text.utf8.count / 2, "paths are written over in place")
+        #expect(storagesSeen.count > 3, "the storages were replaced as the document grew")
     }
 
     @Test(.enabled(if: JSONTestSuiteTests.available)) func openRootOnEveryYFile() {

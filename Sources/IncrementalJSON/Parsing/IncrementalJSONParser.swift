@@ -199,7 +199,7 @@ public struct IncrementalJSONParser: Sendable {
     /// - Complexity: O(depth).
     package func refreshOpenRoot(_ root: inout OpenRoot?) -> Bool {
         guard parserState != .done, !frameStack.isEmpty else { return false }
-        let header = OpenPathHeader(reader: nodeReader, leaf: visibleLeaf, depth: frameStack.count)
+        let (leaf, depth) = (visibleLeaf, frameStack.count)
         // The arrays, not `self`: a closure over a method of this struct
         // would copy the whole parser.
         let (stack, columns) = (frameStack, nodeColumns)
@@ -208,12 +208,13 @@ public struct IncrementalJSONParser: Sendable {
             // else holds the path.
             root = nil
             if isKnownUniquelyReferenced(&existing.elementPath),
-                existing.elementPath.rewrite(header, levels: { Self.openLevel($0, stack, columns) })
+                existing.elementPath.rewrite(reader: nodeReader, leaf: leaf, depth: depth, levels: { Self.openLevel($0, stack, columns) })
             {
                 root = existing
                 return true
             }
         }
+        let header = OpenPathHeader(reader: nodeReader, leaf: leaf, depth: depth)
         root = OpenRoot(elementPath: OpenPath.make(header) { Self.openLevel($0, stack, columns) })
         return true
     }

@@ -236,25 +236,30 @@ struct OpenPathHeader {
 
     init(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
         self.reader = reader
-        self.leaf = leaf.map { 1 << 63 | UInt64(truncatingIfNeeded: $0.count) << 32 | UInt64(truncatingIfNeeded: $0.start) & 0xFFFF_FFFF } ?? 0
+        self.leaf = Self.packed(leaf)
         self.depth = depth
+    }
+
+    private static func packed(_ leaf: (start: Int, count: Int)?) -> UInt64 {
+        leaf.map { 1 << 63 | UInt64(truncatingIfNeeded: $0.count) << 32 | UInt64(truncatingIfNeeded: $0.start) & 0xFFFF_FFFF } ?? 0
     }
 
     var hasLeaf: Bool { leaf >> 63 != 0 }
 
-    /// Becomes `other`. When both read the same storages (most feeds) only
-    /// the plain fields are written: assigning the whole header would
-    /// retain the storages and release them again.
-    mutating func become(_ other: OpenPathHeader) {
+    /// Becomes the header of `reader`, `leaf` and `depth`. When it reads
+    /// the same storages already (most feeds) only the plain fields are
+    /// written: a new header would retain the storages, and dropping the
+    /// old one release them.
+    mutating func update(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
         let same =
-            reader.storages.map { Unmanaged.passUnretained($0).toOpaque() }
-            == other.reader.storages.map { Unmanaged.passUnretained($0).toOpaque() }
+            self.reader.storages.map { Unmanaged.passUnretained($0).toOpaque() }
+            == reader.storages.map { Unmanaged.passUnretained($0).toOpaque() }
         if !same {
-            self = other
+            self = OpenPathHeader(reader: reader, leaf: leaf, depth: depth)
             return
         }
-        leaf = other.leaf
-        depth = other.depth
+        self.leaf = Self.packed(leaf)
+        self.depth = depth
     }
 
     /// The leaf string, marked incomplete.
@@ -278,18 +283,19 @@ final class OpenPath: ManagedBuffer<OpenPathHeader, OpenLevel> {
         return unsafeDowncast(buffer, to: OpenPath.self)
     }
 
-    /// Writes `header` and its levels over this path, if they fit; false
-    /// (nothing written) if not. Only for a path no one else holds (the
-    /// caller checked `isKnownUniquelyReferenced`): a path is immutable to
-    /// every snapshot that can see it.
+    /// Writes the header of `reader`, `leaf` and `depth`, and its levels,
+    /// over this path, if they fit; false (nothing written) if not. Only
+    /// for a path no one else holds (the caller checked
+    /// `isKnownUniquelyReferenced`): a path is immutable to every snapshot
+    /// that can see it.
     ///
-    /// - Complexity: O(`header.depth`).
-    func rewrite(_ header: OpenPathHeader, levels: (Int) -> OpenLevel) -> Bool {
-        guard header.depth <= capacity else { return false }
+    /// - Complexity: O(`depth`).
+    func rewrite(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int, levels: (Int) -> OpenLevel) -> Bool {
+        guard depth <= capacity else { return false }
         withUnsafeMutablePointers { old, elements in
             elements.deinitialize(count: old.pointee.depth)
-            old.pointee.become(header)
-            for level in 0..<header.depth { (elements + level).initialize(to: levels(level)) }
+            old.pointee.update(reader: reader, leaf: leaf, depth: depth)
+            for level in 0..<depth { (elements + level).initialize(to: levels(level)) }
         }
         return true
     }
