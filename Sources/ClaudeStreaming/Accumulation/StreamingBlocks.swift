@@ -160,7 +160,7 @@ struct StreamingBlocks: Sendable {
     /// once a delta: kept out of `append`, which is inlined in the event loop.
     @inline(never)
     private mutating func goLive(at index: Int, as kind: LiveKind, in snapshot: inout MessageSnapshot) -> Bool {
-        guard let block = snapshot.content.openBlock(at: index), let streamed = block.streamedText(kind) else {
+        guard let streamed = snapshot.content.streamedText(at: index, kind) else {
             return false
         }
         retire(into: &snapshot)

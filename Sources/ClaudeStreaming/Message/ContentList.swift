@@ -85,12 +85,17 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
         }
     }
 
-    /// The block at `index` when it is open and unsettled, else nil.
-    func openBlock(at index: Int) -> ContentBlock? {
+    /// The text that the open, unsettled block at `index` streams as
+    /// `kind`, and whether it parses (``ContentBlock/streamedText(_:)``);
+    /// nil when there is no such block. Read in place: taking the block out
+    /// first copied it, a retain and a release of each of its references.
+    func streamedText(at index: Int, _ kind: LiveKind) -> (text: AppendOnlyText, parses: Bool)? {
         let local = index - contentBlocks.settled.count
         guard local >= 0 && local < contentBlocks.tailCount else { return nil }
-        let block = contentBlocks.tail[contentBlocks.head + local]
-        return block.isComplete ? nil : block
+        return contentBlocks.tail.withUnsafeBufferPointer { tail in
+            let slot = contentBlocks.head + local
+            return tail[slot].isComplete ? nil : tail[slot].streamedText(kind)
+        }
     }
 
     /// Shows the block `marker` names as live; its state follows through
