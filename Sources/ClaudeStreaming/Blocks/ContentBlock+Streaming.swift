@@ -24,22 +24,25 @@ extension ContentBlock {
 
     /// Takes back the state its live copy streamed: the bytes, and the
     /// partial value when a delta changed it.
+    ///
+    /// The block is consumed and rebuilt: a payload copied out of `self`
+    /// would retain each of its references, and the old value release them.
     mutating func adoptLive(_ kind: LiveKind, _ bytes: AppendOnlyArray<UInt8>, _ value: OpenRoot?) {
         let text = AppendOnlyText(_sharing: bytes)
-        switch (kind, self) {
-        case (.text, .text(var b)), (.structuredText, .text(var b)):
+        switch consume self {
+        case .text(var b) where kind == .text || kind == .structuredText:
             b.text = text
             if let value { b.structuredValue = value.value }  // structured text only
             self = .text(b)
-        case (.thinking, .thinking(var b)):
+        case .thinking(var b) where kind == .thinking:
             b.thinking = text
             self = .thinking(b)
-        case (.toolInput, .toolUse(var b)):
+        case .toolUse(var b) where kind == .toolInput:
             b.inputJSON = text
             if let value { b.input = value.value }
             self = .toolUse(b)
-        default:
-            break
+        case let other:
+            self = other
         }
     }
 
