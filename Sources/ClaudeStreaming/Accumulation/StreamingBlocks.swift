@@ -10,7 +10,10 @@
 // ``ContentList`` in one place (the end of `append`), which shows them over
 // the block when it is read; they are written into the block itself only
 // when the block stops, another block goes live, or something else must
-// change the block (`retire`).
+// change the block (`retire`). A JSON outcome (the value finished, or the
+// text is not JSON) is written into the block while it stays live, in
+// fields the overlay does not show over: the error, or the value once no
+// live value is shown.
 //
 // Blocks may interleave, so a JSON block that stops being live keeps its
 // parser here, parked by index, until it streams again or stops.

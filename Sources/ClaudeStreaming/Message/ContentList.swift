@@ -73,8 +73,8 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     /// Changes the block at `index`; returns nil when there is none or it
     /// is settled (settled blocks are complete and never change). The live
     /// block's owner ends the overlay of `index` before changing it, except
-    /// for fields the overlay does not cover: a parsed outcome, with no live
-    /// value over it (`StreamingBlocks.published`).
+    /// for fields the overlay does not show over: a parse error, or a
+    /// finished value once no live value is shown (`StreamingBlocks.published`).
     mutating func update<R>(at index: Int, _ body: (inout ContentBlock) -> R) -> R? {
         let local = index - contentBlocks.settled.count
         guard local >= 0 && local < contentBlocks.tailCount else { return nil }

@@ -186,6 +186,27 @@ import Testing
             #expect(utf8._storage?.capacity == utf8.count, "\(name): capacity left past the text")
         }
     }
+
+    /// A tool input whose value finished before its stop stays the live
+    /// block, so its text gives back its slack at the stop too.
+    @Test func aFinishedToolInputKeepsNoSlack() throws {
+        let record = #"{\"name\": \"abcdefgh\", \"n\": 12345678}, "#
+        let deltas = 100
+        let bytes = F.sse(
+            [F.messageStart, F.toolStart(0), F.json(0, #"{\"records\": ["#)]
+                + Array(repeating: F.json(0, record), count: deltas)
+                + [F.json(0, "1]}"), F.json(0, " "), F.stop(0), F.messageDelta(stop: "tool_use"), F.messageStop])
+        let outcome = runStream(bytes, checkChunkings: false)
+        #expect(outcome.error == nil)
+        guard case .toolUse(let call) = outcome.last?.content.block(at: 0) else {
+            throw StreamingBlocksFailure("block 0 should be a tool call")
+        }
+        #expect(call.inputError == nil)
+        #expect(call.input["records"]?.arrayValue?.count == deltas + 1)
+        let utf8 = call.inputJSON.utf8
+        #expect(utf8._storage?._allocation == .malloced)
+        #expect(utf8._storage?.capacity == utf8.count, "capacity left past the input's text")
+    }
 }
 
 private struct StreamingBlocksFailure: Error, CustomStringConvertible {
