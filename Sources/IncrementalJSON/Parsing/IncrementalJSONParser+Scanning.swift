@@ -34,10 +34,9 @@ extension IncrementalJSONParser {
                 if b == UInt8(ascii: "\"") {
                     parserState = .string
                     stringIsKey = true
-                    // Usually empty already (a key is collected only when
-                    // a chunk cuts it or it has escapes); clearing an empty
-                    // array still costs a uniqueness check and a release.
-                    if !keyBytes.isEmpty { keyBytes.removeAll(keepingCapacity: true) }
+                    // A key is collected only when a chunk cuts it or it
+                    // has escapes.
+                    keyBytes.removeAll()
                 } else if b == UInt8(ascii: "}") && parserState == .keyOrObjectEnd {
                     close()
                 } else {
@@ -89,7 +88,7 @@ extension IncrementalJSONParser {
             // The number scanner consumes from this byte on.
             parserState = .number
             jsonNumber = .start
-            if !tokenBytes.isEmpty { tokenBytes.removeAll(keepingCapacity: true) }
+            tokenBytes.removeAll()
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             pendingLiteral = b == UInt8(ascii: "t") ? .true : (b == UInt8(ascii: "f") ? .false : .null)
             matched = 0
@@ -125,16 +124,16 @@ extension IncrementalJSONParser {
         let run = UnsafeBufferPointer(start: p + start, count: i - start)
         if i == n {
             // The chunk ended: the number may go on in the next one.
-            tokenBytes.append(contentsOf: run)
+            tokenBytes.append(run)
             return
         }
         guard state.isTerminal else { throw fail(.invalidNumber, at: i) }
         if tokenBytes.isEmpty {
             emitNumber(run)
         } else {
-            tokenBytes.append(contentsOf: run)
+            tokenBytes.append(run)
             let token = tokenBytes
-            token.withUnsafeBufferPointer { emitNumber($0) }
+            token.withBytes { emitNumber($0) }
         }
     }
 

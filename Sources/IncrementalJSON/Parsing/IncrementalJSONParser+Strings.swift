@@ -160,7 +160,7 @@ extension IncrementalJSONParser {
             throw fail(.stringLimitExceeded(limit), at: index + Swift.max(0, limit - current))
         }
         let run = UnsafeBufferPointer(start: bytes, count: count)
-        if stringIsKey { keyBytes.append(contentsOf: run) } else { chunkBytes.append(contentsOf: run) }
+        if stringIsKey { keyBytes.append(run) } else { chunkBytes.append(contentsOf: run) }
     }
 
     /// Ends the current string with its last run `bytes[0..<count]`.
@@ -178,7 +178,7 @@ extension IncrementalJSONParser {
         } else {
             try appendString(bytes, count, at: index)
             let key = keyBytes
-            node = key.withUnsafeBufferPointer { keyCache.node(for: $0, in: &chunkBytes) }
+            node = key.withBytes { keyCache.node(for: $0, in: &chunkBytes) }
         }
         if !frameStack.isEmpty { frameStack[frameStack.count &- 1].key = node }
         parserState = .colon

@@ -72,7 +72,7 @@ public struct IncrementalJSONParser: Sendable {
     // The current string: a value (its bytes go straight into `chunkBytes` from
     // `stringStart` on) or a key (collected in `keyBytes`, then stored once).
     var stringStart = 0
-    var keyBytes: [UInt8] = []
+    var keyBytes = CutToken()
     var stringIsKey = false
     var escape: EscapeState = .none
     var hexText: UInt32 = 0
@@ -86,7 +86,7 @@ public struct IncrementalJSONParser: Sendable {
 
     // The current number (bytes from earlier chunks) or literal.
     var jsonNumber: NumberState = .start
-    var tokenBytes: [UInt8] = []
+    var tokenBytes = CutToken()
     var pendingLiteral: Literal = .true
     var matched = 0
 
@@ -149,7 +149,7 @@ public struct IncrementalJSONParser: Sendable {
         if let failure = terminalError { throw failure }
         if parserState == .number && frameStack.isEmpty && jsonNumber.isTerminal {
             let token = tokenBytes
-            token.withUnsafeBufferPointer { emitNumber($0) }
+            token.withBytes { emitNumber($0) }
         }
         if parserState == .done, let root = finishedRoot { return root }
         throw fail(.unexpectedEnd, at: 0)
@@ -186,7 +186,7 @@ public struct IncrementalJSONParser: Sendable {
     /// - Complexity: O(depth).
     package var openRoot: OpenRoot? {
         var root: OpenRoot? = nil
-        return refreshOpenRoot(&root) ? root : nil
+        return publishOpenRoot(&root) ? root : nil
     }
 
     /// Sets `root` to ``openRoot``, or returns false (leaving `root` as it
@@ -196,8 +196,19 @@ public struct IncrementalJSONParser: Sendable {
     /// of the last one first (no snapshot kept it) allocates nothing per
     /// feed. A path that anything else still holds is never written.
     ///
+    /// `mutating` only for how it is called, not for what it does (it
+    /// changes nothing in the parser): a holder keeps its parser in a
+    /// stored property, and borrowing a 264-byte struct from there to call
+    /// a non-mutating method copied it to the stack on every feed, where
+    /// an `inout` self is passed by address.
+    ///
     /// - Complexity: O(depth).
-    package func refreshOpenRoot(_ root: inout OpenRoot?) -> Bool {
+    package mutating func refreshOpenRoot(_ root: inout OpenRoot?) -> Bool {
+        publishOpenRoot(&root)
+    }
+
+    @inline(__always)
+    private func publishOpenRoot(_ root: inout OpenRoot?) -> Bool {
         guard parserState != .done, !frameStack.isEmpty else { return false }
         let (leaf, depth) = (visibleLeaf, frameStack.count)
         // The arrays, not `self`: a closure over a method of this struct
