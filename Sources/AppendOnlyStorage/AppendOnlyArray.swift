@@ -198,12 +198,10 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// Number of elements this value sees.
     @inlinable public var count: Int { _count }
 
-    /// Whether this value's buffer is `storage` (both nil counts), told by
-    /// address: `===` would pass each through an `AnyObject` existential,
-    /// a retain and a release apiece.
+    /// Whether this value's buffer is `storage` (both nil counts).
     @inlinable @inline(__always)
     package func _isStored(in storage: _AppendOnlyStorage<Element>?) -> Bool {
-        _storage.map { Unmanaged.passUnretained($0).toOpaque() } == storage.map { Unmanaged.passUnretained($0).toOpaque() }
+        _isSameObject(_storage, storage)
     }
 
     /// Becomes `other` when both share one buffer by moving only the count
@@ -240,11 +238,11 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         _checkInvariants()
     }
 
-    /// Appends one element.
+    /// Appends one element, moved in when the caller gives it up.
     ///
     /// - Complexity: Amortised O(1).
     @inlinable
-    public mutating func append(_ element: Element) {
+    public mutating func append(_ element: consuming Element) {
         if !_claim(1) { _claimSlow(1) }
         guard let storage = _storage else { return }
         (storage.base + _count).initialize(to: element)

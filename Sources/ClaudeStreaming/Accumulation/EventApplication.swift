@@ -89,7 +89,7 @@ extension AccumulatorState {
     }
 
     /// Appends a block made from a valid start object.
-    mutating func appendStartedBlock(_ block: ContentBlock) throws(EventFailure) {
+    mutating func appendStartedBlock(_ block: consuming ContentBlock) throws(EventFailure) {
         try phase.requireStreaming("content_block_start")
         guard message.content.count < options.maxBlocks else { throw .violation("more than \(options.maxBlocks) content blocks") }
         message.content.append(block)

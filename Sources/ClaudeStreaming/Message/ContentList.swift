@@ -63,11 +63,12 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
         index >= 0 && index < endIndex ? self[index] : nil
     }
 
-    mutating func append(_ block: ContentBlock) {
-        mutate {
-            $0.tail.append(block)
-            $0.settle()
-        }
+    /// Appends `block`, moved in: a copy of a block retains each of its
+    /// references, and dropping the original releases them again.
+    mutating func append(_ block: consuming ContentBlock) {
+        if !isKnownUniquelyReferenced(&contentBlocks) { contentBlocks = contentBlocks.copy() }
+        contentBlocks.tail.append(block)
+        contentBlocks.settle()
     }
 
     /// Changes the block at `index`; returns nil when there is none or it
