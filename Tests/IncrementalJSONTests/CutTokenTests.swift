@@ -2,8 +2,9 @@
 // to 24 bytes, then spilled to an array. These check both sides of that
 // line, through the type and through the parser.
 
-@testable import IncrementalJSON
 import Testing
+
+@testable import IncrementalJSON
 
 @Suite struct CutTokenTests {
     /// Every way of cutting `text` into pieces of `sizes` gives its bytes back.

@@ -251,10 +251,7 @@ struct OpenPathHeader {
     /// written: a new header would retain the storages, and dropping the
     /// old one release them.
     mutating func update(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
-        let same =
-            self.reader.storages.map { Unmanaged.passUnretained($0).toOpaque() }
-            == reader.storages.map { Unmanaged.passUnretained($0).toOpaque() }
-        if !same {
+        if !_isSameObject(self.reader.storages, reader.storages) {
             self = OpenPathHeader(reader: reader, leaf: leaf, depth: depth)
             return
         }
