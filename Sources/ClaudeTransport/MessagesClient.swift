@@ -181,12 +181,10 @@ struct StreamDriver: Sendable {
     static let acceptEncoding = "identity"
 
     private func makeURLSession(delegate: StreamingDelegate) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = URLSessionConfiguration.uncached()
         configuration.timeoutIntervalForRequest = self.configuration.idleTimeout
         // The overall limit is enforced by the driver's timer, which reports it as such.
         configuration.timeoutIntervalForResource = self.configuration.overallTimeout + 60
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
         return URLSession(configuration: configuration, delegate: delegate, delegateQueue: BoundedDelegateQueue())
     }
 }

@@ -71,8 +71,12 @@ extension URLSessionTask {
     /// that completes while its cancel waits is left alone: FoundationNetworking
     /// races a cancel against the task's own completion over the task's
     /// registration, and loses by trapping ("a task that is not in the
-    /// registry", seen in a test run). Checking just before the cancel
-    /// narrows that window to FoundationNetworking's own; it cannot close it.
+    /// registry", seen in test runs). Checking just before the cancel
+    /// narrows that window to FoundationNetworking's own. What opens that
+    /// window wide is a session with a `URLCache`: the task's protocol is
+    /// then made after a cache lookup on another queue, and a cancel in
+    /// between reports its failure unordered with the completion. So every
+    /// session here is `URLSessionConfiguration.uncached()`.
     func cancelWithoutWaiting(unless isComplete: @escaping @Sendable () -> Bool = { false }) {
         let task = self
         // A queue of its own: while it waits it holds a thread of its own
@@ -82,5 +86,18 @@ extension URLSessionTask {
             // `cancel()` itself ignores a task that is no longer running.
             if !isComplete() { task.cancel() }
         }
+    }
+}
+
+extension URLSessionConfiguration {
+    /// An ephemeral configuration without a cache, for every session this
+    /// module makes: nothing it asks for may be answered from a cache, and
+    /// a session with one lets a cancel crash FoundationNetworking
+    /// (`cancelWithoutWaiting`).
+    static func uncached() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        return configuration
     }
 }

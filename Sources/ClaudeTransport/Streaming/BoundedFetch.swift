@@ -25,6 +25,8 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
         /// Compressed although `identity` was asked: the body is never kept.
         var refusedEncoding = false
         var continuation: CheckedContinuation<Result<FetchedAnswer, URLError>, Never>?
+        /// Whether the task completed (its cancels then leave it alone).
+        var completed = false
     }
 
     private let cap: Int
@@ -35,7 +37,7 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
     /// The answer to `request`, or the error that prevented one.
     static func fetch(_ request: URLRequest, cap: Int) async -> Result<FetchedAnswer, URLError> {
         let fetch = BoundedFetch(cap: cap)
-        let session = URLSession(configuration: .ephemeral, delegate: fetch, delegateQueue: BoundedDelegateQueue())
+        let session = URLSession(configuration: .uncached(), delegate: fetch, delegateQueue: BoundedDelegateQueue())
         defer { session.finishTasksAndInvalidate() }
         return await withCheckedContinuation { continuation in
             fetch.state.withLock { $0.continuation = continuation }
@@ -73,7 +75,7 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
         // MessagesClient.acceptEncoding); Linux ignores the disposition, so
         // the task is cancelled too, and the pieces still decoded are dropped.
         completionHandler(refused ? .cancel : .allow)
-        if refused { dataTask.cancelWithoutWaiting() }
+        if refused { cancel(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -83,13 +85,19 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
             state.answer?.body.append(contentsOf: data.prefix(cap - count))
             return count + min(data.count, cap - count) >= cap
         }
-        if full { dataTask.cancelWithoutWaiting() }
+        if full { cancel(dataTask) }
+    }
+
+    /// Cancels `task` without waiting, unless it completes first.
+    private func cancel(_ task: URLSessionDataTask) {
+        task.cancelWithoutWaiting(unless: { [weak self] in self?.state.withLock { $0.completed } ?? true })
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (continuation, result) = state.withLock {
             state -> (CheckedContinuation<Result<FetchedAnswer, URLError>, Never>?, Result<FetchedAnswer, URLError>) in
             defer { state.continuation = nil }
+            state.completed = true
             // Cancelled at the cap or at a refused encoding: the answer so far stands.
             if let answer = state.answer { return (state.continuation, .success(answer)) }
             return (state.continuation, .failure(error as? URLError ?? URLError(.unknown)))

@@ -8,6 +8,10 @@ import Testing
 
 @testable import ClaudeTransport
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 private final class Counter<Value: Sendable>: Sendable {
     let value: Mutex<Value>
     init(_ initial: Value) { value = Mutex(initial) }
@@ -62,5 +66,18 @@ private struct Counts: Sendable {
             waited += 1
         }
         #expect(ran.withLock { $0 } == 2)
+    }
+}
+
+@Suite struct UncachedConfigurationTests {
+    /// Every session the module makes has no cache: with one, a cancel soon
+    /// after `resume()` races FoundationNetworking's cache lookup and can trap.
+    @Test func sessionsHaveNoCache() {
+        let configuration = URLSessionConfiguration.uncached()
+        #expect(configuration.urlCache == nil)
+        #expect(configuration.requestCachePolicy == .reloadIgnoringLocalCacheData)
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        #expect(session.configuration.urlCache == nil)
     }
 }
