@@ -7,7 +7,7 @@ import Testing
 @testable import IncrementalJSON
 
 @Suite struct CutTokenTests {
-    /// Every way of cutting `text` into pieces of `sizes` gives its bytes back.
+    /// Pieces of each size in `[1, 2, 5, 24, 25]` give `text` back.
     @Test(arguments: [1, 3, 7, 23, 24, 25, 48, 100])
     func piecesComeBackWhole(length: Int) {
         let text = (0..<length).map { UInt8(truncatingIfNeeded: 0x30 + $0 % 43) }
@@ -45,6 +45,24 @@ import Testing
                 #expect(chunked == .success(whole), "length \(length), cut at \(cut)")
             }
             #expect(parseChunked(document, sizes: Array(repeating: 1, count: document.count)) == .success(whole))
+        }
+    }
+
+    /// A parser copied inside a cut token, inline or spilled, and the copy
+    /// fed something else: each finishes as if parsed alone.
+    @Test func aCopyInsideACutTokenIsItsOwn() throws {
+        let longKey = String(repeating: "k", count: 30) + "\\t"
+        for (start, first, second) in [
+            (#"{"a": 12"#, #"5, "b": 1}"#, #".75e2}"#),
+            (#"{"\#(longKey)"#, #"x": 1}"#, #"yz": [2]}"#),
+        ] {
+            var parser = IncrementalJSONParser()
+            try parser.feed(start)
+            var copy = parser
+            try parser.feed(first)
+            try copy.feed(second)
+            #expect(try parser.finish() == parseWhole(Array((start + first).utf8)).get())
+            #expect(try copy.finish() == parseWhole(Array((start + second).utf8)).get())
         }
     }
 

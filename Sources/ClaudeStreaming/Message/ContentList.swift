@@ -66,9 +66,9 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     /// Appends `block`, moved in: a copy of a block retains each of its
     /// references, and dropping the original releases them again.
     mutating func append(_ block: consuming ContentBlock) {
-        if !isKnownUniquelyReferenced(&contentBlocks) { contentBlocks = contentBlocks.copy() }
-        contentBlocks.tail.append(block)
-        contentBlocks.settle()
+        let blocks = ownedBlocks()
+        blocks.tail.append(block)
+        blocks.settle()
     }
 
     /// Changes the block at `index`; returns nil when there is none or it
@@ -150,15 +150,23 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
 
     @inline(__always)
     private mutating func mutate<R>(_ body: (ContentBlocks) -> R) -> R {
+        body(ownedBlocks())
+    }
+
+    /// The box, copied first when another list shares it: the only way to
+    /// a box that may be changed.
+    @inline(__always)
+    private mutating func ownedBlocks() -> ContentBlocks {
         if !isKnownUniquelyReferenced(&contentBlocks) { contentBlocks = contentBlocks.copy() }
-        return body(contentBlocks)
+        return contentBlocks
     }
 }
 
 /// The blocks of a ``ContentList`` apart from its live bytes and value.
 final class ContentBlocks: @unchecked Sendable {
-    // @unchecked: mutated only through `ContentList.mutate`, after a
-    // uniqueness check, by the one list that owns the box. Hence also no
+    // @unchecked: mutated only through `ContentList.ownedBlocks` (by its
+    // `mutate` and `append`), after a uniqueness check, by the one list
+    // that owns the box. Hence also no
     // run-time exclusivity checks: with them, `content.count` cost three
     // `swift_beginAccess` runtime calls on every snapshot.
     @exclusivity(unchecked) var settled: AppendOnlyArray<ContentBlock>

@@ -28,7 +28,9 @@ struct CutToken: Sendable {
     var count: Int { spill?.count ?? inlineCount }
     var isEmpty: Bool { count == 0 }
 
-    /// Forgets the bytes (and the array of a spilled token).
+    /// Forgets the bytes, and the array of a spilled token: a token longer
+    /// than the inline bytes is rare enough that the next one may allocate
+    /// again.
     ///
     /// - Complexity: O(1).
     @inline(__always)
@@ -59,7 +61,7 @@ struct CutToken: Sendable {
     private mutating func appendSpilling(_ run: UnsafeBufferPointer<UInt8>) {
         if spill == nil {
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(2 &* (inlineCount &+ run.count))
+            bytes.reserveCapacity(inlineCount &+ run.count)
             withUnsafeBytes(of: words) { bytes.append(contentsOf: $0.prefix(inlineCount)) }
             inlineCount = 0
             spill = bytes
@@ -71,8 +73,10 @@ struct CutToken: Sendable {
     @inline(__always)
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let spill { return spill.withUnsafeBufferPointer(body) }
+        let count = inlineCount
         return withUnsafeBytes(of: words) { raw in
-            body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: inlineCount))
+            // Bound to UInt64 there: viewed as bytes through a rebinding.
+            raw.withMemoryRebound(to: UInt8.self) { bytes in body(UnsafeBufferPointer(rebasing: bytes.prefix(count))) }
         }
     }
 }

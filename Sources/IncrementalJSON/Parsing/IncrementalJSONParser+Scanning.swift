@@ -34,8 +34,6 @@ extension IncrementalJSONParser {
                 if b == UInt8(ascii: "\"") {
                     parserState = .string
                     stringIsKey = true
-                    // A key is collected only when a chunk cuts it or it
-                    // has escapes.
                     keyBytes.removeAll()
                 } else if b == UInt8(ascii: "}") && parserState == .keyOrObjectEnd {
                     close()

@@ -198,9 +198,10 @@ public struct IncrementalJSONParser: Sendable {
     ///
     /// `mutating` only for how it is called, not for what it does (it
     /// changes nothing in the parser): a holder keeps its parser in a
-    /// stored property, and borrowing a 264-byte struct from there to call
-    /// a non-mutating method copied it to the stack on every feed, where
-    /// an `inout` self is passed by address.
+    /// stored property, and borrowing the parser (a struct of a few
+    /// hundred bytes) from there to call a non-mutating method copied it
+    /// to the stack on every feed, where an `inout` self is passed by
+    /// address.
     ///
     /// - Complexity: O(depth).
     package mutating func refreshOpenRoot(_ root: inout OpenRoot?) -> Bool {
