@@ -181,10 +181,6 @@ struct StreamDriver: Sendable {
     static let acceptEncoding = "identity"
 
     private func makeURLSession(delegate: StreamingDelegate) -> URLSession {
-        let configuration = URLSessionConfiguration.uncached()
-        configuration.timeoutIntervalForRequest = self.configuration.idleTimeout
-        // The overall limit is enforced by the driver's timer, which reports it as such.
-        configuration.timeoutIntervalForResource = self.configuration.overallTimeout + 60
-        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: BoundedDelegateQueue())
+        URLSession(configuration: configuration.streamSessionConfiguration, delegate: delegate, delegateQueue: BoundedDelegateQueue())
     }
 }

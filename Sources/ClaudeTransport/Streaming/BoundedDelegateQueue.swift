@@ -88,16 +88,3 @@ extension URLSessionTask {
         }
     }
 }
-
-extension URLSessionConfiguration {
-    /// An ephemeral configuration without a cache, for every session this
-    /// module makes: nothing it asks for may be answered from a cache, and
-    /// a session with one lets a cancel crash FoundationNetworking
-    /// (`cancelWithoutWaiting`).
-    static func uncached() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        return configuration
-    }
-}

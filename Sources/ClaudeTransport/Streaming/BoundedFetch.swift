@@ -34,10 +34,13 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
 
     private init(cap: Int) { self.cap = cap }
 
+    /// The configuration of a fetch's session.
+    static func sessionConfiguration() -> URLSessionConfiguration { .uncached() }
+
     /// The answer to `request`, or the error that prevented one.
     static func fetch(_ request: URLRequest, cap: Int) async -> Result<FetchedAnswer, URLError> {
         let fetch = BoundedFetch(cap: cap)
-        let session = URLSession(configuration: .uncached(), delegate: fetch, delegateQueue: BoundedDelegateQueue())
+        let session = URLSession(configuration: sessionConfiguration(), delegate: fetch, delegateQueue: BoundedDelegateQueue())
         defer { session.finishTasksAndInvalidate() }
         return await withCheckedContinuation { continuation in
             fetch.state.withLock { $0.continuation = continuation }

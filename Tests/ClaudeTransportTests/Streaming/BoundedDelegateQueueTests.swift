@@ -68,16 +68,3 @@ private struct Counts: Sendable {
         #expect(ran.withLock { $0 } == 2)
     }
 }
-
-@Suite struct UncachedConfigurationTests {
-    /// Every session the module makes has no cache: with one, a cancel soon
-    /// after `resume()` races FoundationNetworking's cache lookup and can trap.
-    @Test func sessionsHaveNoCache() {
-        let configuration = URLSessionConfiguration.uncached()
-        #expect(configuration.urlCache == nil)
-        #expect(configuration.requestCachePolicy == .reloadIgnoringLocalCacheData)
-        let session = URLSession(configuration: configuration)
-        defer { session.invalidateAndCancel() }
-        #expect(session.configuration.urlCache == nil)
-    }
-}
