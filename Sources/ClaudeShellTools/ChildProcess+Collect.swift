@@ -275,7 +275,7 @@ private struct OutputCollection {
     mutating func leaderExited() {
         child.signalGroup(SIGKILL)
         child.reaped.withLock { $0 = true }
-        ChildSupervisor.forget(child.pid)
+        ChildSupervisor.children.forget(child.pid)
         var raw: Int32 = 0
         var usage = rusage()
         _ = retryingInterruptions { wait4(child.pid, &raw, 0, &usage) }

@@ -14,7 +14,7 @@
 // thread, which lives as long as the process). macOS has no such signal: a
 // child there outlives a parent that is killed with SIGKILL, until its own
 // time limit, which only a living parent enforces; every other way the
-// parent ends (a cancelled call, a deadline, LiveToolGroups.killAll()
+// parent ends (a cancelled call, a deadline, ChildProcess.killAllBeforeExit()
 // before exit) kills the group first.
 //
 // Children may start concurrently (the tools of one response, tests in
@@ -142,7 +142,9 @@ public final class ChildProcess: Sendable {
         guard _process_pipe(&wake) == 0 else { throw fail("no pipe to wake the child's collector") }
         for fd in wake { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
 
-        let started = Self.start(executable, arguments: [executable] + arguments, environment: environment, descriptors: theirs)
+        let deadline = ContinuousClock.now + timeLimit
+        let started = Self.start(
+            executable, arguments: [executable] + arguments, environment: environment, descriptors: theirs, killedAt: deadline + grace)
         for fd in closeAfterStart { close(fd) }
         guard started.failure == 0 else {
             errno = started.failure
@@ -154,8 +156,7 @@ public final class ChildProcess: Sendable {
         errors = Atomic(ours[2])
         wakeUp = (wake[0], wake[1])
         self.grace = grace
-        deadline = .now + timeLimit
-        ChildSupervisor.watch(pid, until: deadline + grace)
+        self.deadline = deadline
     }
 
     deinit {
@@ -166,9 +167,10 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts the program from the supervisor thread (whose life the
-    /// child's parent-death signal follows): its pid, or an errno value.
+    /// child's parent-death signal follows), its group to be killed at
+    /// `killedAt`: its pid, or an errno value.
     private static func start(
-        _ path: String, arguments: [String], environment: [String]?, descriptors: [Int32]
+        _ path: String, arguments: [String], environment: [String]?, descriptors: [Int32], killedAt: ContinuousClock.Instant
     ) -> (pid: pid_t, failure: Int32) {
         let argv = CStrings(arguments)
         let envp = environment.map(CStrings.init)
@@ -176,14 +178,13 @@ public final class ChildProcess: Sendable {
             argv.release()
             envp?.release()
         }
-        let outcome = ChildSupervisor.onSupervisorThread { () -> (pid: pid_t, failure: Int32) in
+        return ChildSupervisor.start(until: killedAt) {
             var pid: pid_t = 0
             let failure = descriptors.withUnsafeBufferPointer { fds in
                 _process_spawn(path, argv.pointers, envp?.pointers, fds.baseAddress, &pid)
             }
             return (pid, failure)
         }
-        return outcome ?? (0, EAGAIN)
     }
 
     /// Writes all of `bytes` to the child's standard input, waiting while
@@ -235,6 +236,18 @@ public final class ChildProcess: Sendable {
     /// child is reaped.
     public func signalGroup(_ signal: Int32) {
         reaped.withLock { reaped in if !reaped { _ = kill(-pid, signal) } }
+    }
+
+    /// Sends SIGKILL to the group of every child this process started and
+    /// has not reaped, without waiting, and starts no child afterwards
+    /// (``init(executable:arguments:environment:standardInput:standardOutput:standardError:timeLimit:grace:)``
+    /// then throws ECANCELED): for an exit that cannot wait, such as a
+    /// second Ctrl-C. Cancelling the calls is the orderly way.
+    ///
+    /// A child whose start is under way when this is called is killed too:
+    /// starting a child and listing it are one step.
+    public static func killAllBeforeExit() {
+        ChildSupervisor.children.killAll()
     }
 
     /// Stops the child: a thread in ``collect(input:limits:)`` (now or

@@ -13,12 +13,10 @@
 //
 // Why here: a deadline that only a collecting thread enforces does not
 // hold for a child nobody collects (a server a test left running, a child
-// whose caller hangs). The supervisor holds every live child's hard
-// deadline and sends SIGKILL to its group then. It sleeps in poll(2) on a
-// pipe until the nearest deadline; a request or an earlier deadline wakes
-// it through the pipe. A deadline is dropped (`forget`) before its child is
-// reaped, under the same lock as the kill, so a group id is never signalled
-// after it could have been reused.
+// whose caller hangs). The supervisor sends SIGKILL to each group on the
+// ChildList at its deadline. It sleeps in poll(2) on a pipe until the
+// nearest deadline; a request or an earlier deadline wakes it through the
+// pipe.
 
 import Dispatch
 import Foundation
@@ -32,13 +30,11 @@ import Darwin
 #endif
 
 enum ChildSupervisor {
-    private struct State {
-        var requests: [@Sendable () -> Void] = []
-        /// The hard deadline of every child not yet reaped, by group id.
-        var deadlines: [pid_t: ContinuousClock.Instant] = [:]
-    }
+    /// Work for the thread: starts of children.
+    private static let requests = Mutex<[@Sendable () -> Void]>([])
 
-    private static let state = Mutex(State())
+    /// Every child of this process not yet reaped.
+    static let children = ChildList()
 
     /// The read and write ends of the pipe that wakes the thread; the
     /// thread starts with the first use.
@@ -55,13 +51,13 @@ enum ChildSupervisor {
 
     /// Runs `body` on the supervisor thread and returns its result; nil
     /// when the thread could not be started (no pipe).
-    static func onSupervisorThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) -> Value? {
+    private static func onSupervisorThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) -> Value? {
         guard wake.write >= 0 else { return nil }
         let done = DispatchGroup()
         let result = Mutex<Value?>(nil)
         done.enter()
-        state.withLock {
-            $0.requests.append {
+        requests.withLock {
+            $0.append {
                 let value = body()
                 result.withLock { $0 = value }
                 done.leave()
@@ -72,16 +68,17 @@ enum ChildSupervisor {
         return result.withLock { $0 }
     }
 
-    /// From `deadline` on, the group `group` gets SIGKILL unless it was
-    /// forgotten first.
-    static func watch(_ group: pid_t, until deadline: ContinuousClock.Instant) {
-        state.withLock { $0.deadlines[group] = deadline }
-        wakeUp()
-    }
-
-    /// Drops the deadline of `group`: call it before the leader is reaped.
-    static func forget(_ group: pid_t) {
-        _ = state.withLock { $0.deadlines.removeValue(forKey: group) }
+    /// Starts a child with `spawn` (its pid, or an errno value) on this
+    /// thread and lists it on ``children``, to be killed at `deadline`
+    /// unless it is forgotten first; ECANCELED once the list was killed.
+    static func start(
+        until deadline: ContinuousClock.Instant, _ spawn: @escaping @Sendable () -> (pid: pid_t, failure: Int32)
+    ) -> (pid: pid_t, failure: Int32) {
+        let started = onSupervisorThread { children.start(until: deadline, spawn) }
+        guard let started else { return (0, EAGAIN) }
+        // The thread's next wait is computed after this request, so it
+        // already counts the new deadline.
+        return started
     }
 
     private static func wakeUp() {
@@ -96,18 +93,13 @@ enum ChildSupervisor {
         sigfillset(&all)
         pthread_sigmask(SIG_BLOCK, &all, nil)
         while true {
-            let (requests, nearest) = state.withLock { state -> ([@Sendable () -> Void], ContinuousClock.Instant?) in
-                let requests = state.requests
-                state.requests = []
-                let now = ContinuousClock.now
-                for (group, deadline) in state.deadlines where deadline <= now {
-                    kill(-group, SIGKILL)
-                    state.deadlines[group] = nil
-                }
-                return (requests, state.deadlines.values.min())
+            let work = requests.withLock { requests in
+                defer { requests = [] }
+                return requests
             }
-            for request in requests { request() }
-            guard requests.isEmpty else { continue }
+            let nearest = children.killExpired(now: .now)
+            for request in work { request() }
+            guard work.isEmpty else { continue }
             var polled = pollfd(fd: wakeUpEnd, events: Int16(POLLIN), revents: 0)
             _ = poll(&polled, 1, nearest.map { pollTimeout(until: $0) } ?? -1)
             var buffer = [UInt8](repeating: 0, count: 64)

@@ -18,21 +18,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The process groups of shell tools still running, so an exit path that
-/// cannot wait for them (a second Ctrl-C) still kills them.
-public enum LiveToolGroups {
-    private static let groups = Mutex<Set<pid_t>>([])
-
-    static func insert(_ group: pid_t) { _ = groups.withLock { $0.insert(group) } }
-    static func remove(_ group: pid_t) { _ = groups.withLock { $0.remove(group) } }
-
-    /// Sends SIGKILL to every group still running, without waiting; for an
-    /// exit that cannot wait (cancelling the calls is the orderly way).
-    public static func killAll() {
-        for group in groups.withLock({ $0 }) { kill(-group, SIGKILL) }
-    }
-}
-
 /// Makes this process a child subreaper (Linux): a tool's orphans, killed
 /// with its group, are then reparented to this process and reaped by it,
 /// instead of going to an init that may never reap them (a container's),
@@ -108,8 +93,6 @@ private final class ToolProcessRun: Sendable {
             return state.cancelled
         }
         if cancelled { child.cancel() }
-        LiveToolGroups.insert(child.pid)
-        defer { LiveToolGroups.remove(child.pid) }
         let outputLimits = ChildProcess.OutputLimits(
             keptOutputBytes: limits.maxResultBytes, maxOutputBytes: limits.maxOutputBytes, keptErrorBytes: limits.stderrTailBytes)
         return .ran(child.collect(input: input, limits: outputLimits))

@@ -37,7 +37,7 @@ import Darwin
 /// every run going on is cancelled, `signalReceived` is set, and a later
 /// run is cancelled as it starts. A second SIGINT or SIGTERM does not
 /// wait: every tool group still running gets SIGKILL
-/// (`LiveToolGroups.killAll()`), unfinished temporary transcript files
+/// (`ChildProcess.killAllBeforeExit()`), unfinished temporary transcript files
 /// are removed (`TranscriptFile.removeUnfinishedTemporaryFiles()`), and the
 /// process exits at once with 128 + the signal's number.
 ///
@@ -121,7 +121,7 @@ enum RunInterruption {
             return Array(state.runs.values)
         }
         guard let cancels else {
-            LiveToolGroups.killAll()
+            ChildProcess.killAllBeforeExit()
             TranscriptFile.removeUnfinishedTemporaryFiles()
             _exit(128 + signal)
         }

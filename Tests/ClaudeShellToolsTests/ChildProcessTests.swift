@@ -153,8 +153,8 @@ private func field(_ name: String, in status: String) -> String? {
 
 /// Cancellation, the library's way to stop a tool: the program maps its
 /// signals onto it (claude-stream's tests check that end to end, and
-/// LiveToolGroups.killAll() there too: here it would kill the tools of
-/// tests running beside it).
+/// ChildProcess.killAllBeforeExit() there too: here it would kill the
+/// children of tests running beside it, and stop later ones starting).
 @Suite struct CancellationTests {
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs /proc"))
     func cancellingTheCallKillsTheToolsWholeGroup() async throws {
