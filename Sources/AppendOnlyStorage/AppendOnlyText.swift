@@ -114,11 +114,7 @@ public struct AppendOnlyText: Sendable {
         case .slice(let storage, let packed):
             return try body(UnsafeBufferPointer(start: storage.base + _TextStorage.sliceStart(packed), count: _TextStorage.sliceCount(packed)))
         case .inline(let low, let high):
-            var words = (low, high)
-            let count = _TextStorage.inlineCount(low, high)
-            return try withUnsafeBytes(of: &words) { (raw) throws(E) -> R in
-                try body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
-            }
+            return try _withInlineBytes(of: (low, high), count: _TextStorage.inlineCount(low, high), body)
         }
     }
 

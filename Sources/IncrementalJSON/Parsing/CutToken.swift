@@ -73,10 +73,6 @@ struct CutToken: Sendable {
     @inline(__always)
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let spill { return spill.withUnsafeBufferPointer(body) }
-        let count = inlineCount
-        return withUnsafeBytes(of: words) { raw in
-            // Bound to UInt64 there: viewed as bytes through a rebinding.
-            raw.withMemoryRebound(to: UInt8.self) { bytes in body(UnsafeBufferPointer(rebasing: bytes.prefix(count))) }
-        }
+        return _withInlineBytes(of: words, count: inlineCount, body)
     }
 }

@@ -218,8 +218,6 @@ package enum _JSONStringReader {
             bytes.3 = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
             count = 4
         }
-        return try withUnsafeBytes(of: &bytes) { (raw) throws(E) -> R in
-            try body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
-        }
+        return try _withInlineBytes(of: bytes, count: count, body)
     }
 }

@@ -94,11 +94,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     func withTextUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch storage {
         case .inline(let low, let high):
-            var words = (low, high)
-            let count = NumberText.inlineCount(low, high)
-            return withUnsafeBytes(of: &words) { raw in
-                body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count))
-            }
+            return _withInlineBytes(of: (low, high), count: NumberText.inlineCount(low, high), body)
         case .long(var text):
             return text.withUTF8(body)
         }

@@ -121,11 +121,7 @@ struct NodeReader: @unchecked Sendable {
     func withText<R>(of node: Node, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch node.tag {
         case .shortNumber, .shortString:
-            var raw = node.nodeBits.littleEndian
-            let count = node.inlineCount
-            return withUnsafeBytes(of: &raw) { word in
-                body(UnsafeBufferPointer(start: word.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) + 1 }, count: count))
-            }
+            return _withInlineBytes(of: node.nodeBits.littleEndian, offset: 1, count: node.inlineCount, body)
         default:
             guard let bytes, node.count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
             return body(UnsafeBufferPointer(start: bytes._base + node.start, count: node.count))
