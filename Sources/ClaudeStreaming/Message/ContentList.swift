@@ -166,9 +166,9 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
 final class ContentBlocks: @unchecked Sendable {
     // @unchecked: mutated only through `ContentList.ownedBlocks` (by its
     // `mutate` and `append`), after a uniqueness check, by the one list
-    // that owns the box. Hence also no
-    // run-time exclusivity checks: with them, `content.count` cost three
-    // `swift_beginAccess` runtime calls on every snapshot.
+    // that owns the box. Hence also no run-time exclusivity checks: with
+    // them, `content.count` cost three `swift_beginAccess` runtime calls
+    // on every snapshot.
     @exclusivity(unchecked) var settled: AppendOnlyArray<ContentBlock>
     /// The blocks from the first open one on are `tail[head...]`; the
     /// slots before `head` were moved to `settled` and are dropped in

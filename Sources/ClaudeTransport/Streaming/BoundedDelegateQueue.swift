@@ -72,11 +72,9 @@ extension URLSessionTask {
     /// races a cancel against the task's own completion over the task's
     /// registration, and loses by trapping ("a task that is not in the
     /// registry", seen in test runs). Checking just before the cancel
-    /// narrows that window to FoundationNetworking's own. What opens that
-    /// window wide is a session with a `URLCache`: the task's protocol is
-    /// then made after a cache lookup on another queue, and a cancel in
-    /// between reports its failure unordered with the completion. So every
-    /// session here is `URLSessionConfiguration.uncached()`.
+    /// narrows that window to FoundationNetworking's own; a session with a
+    /// cache would widen it again, which is why every session here is
+    /// `URLSessionConfiguration.uncached()` (UncachedConfiguration.swift).
     func cancelWithoutWaiting(unless isComplete: @escaping @Sendable () -> Bool = { false }) {
         let task = self
         // A queue of its own: while it waits it holds a thread of its own
