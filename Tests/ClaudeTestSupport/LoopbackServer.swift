@@ -167,6 +167,13 @@ package struct RecordedRequest {
     package var json: JSONValue? { try? JSONValue.parse(body) }
 }
 
+/// The idle timeout of the clients the tests point at a loopback server:
+/// far above any pause a server makes unless told to, because a loaded
+/// machine (the suite's tests in parallel, a fuzz campaign beside them) has
+/// starved a server past 10 s before its first byte. Tests of the timeout
+/// itself set their own.
+package let loopbackIdleTimeout: Double = 30
+
 /// Runs `body` with a fresh server and always stops it.
 package func withLoopbackServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
     let server = try LoopbackServer.start()

@@ -31,7 +31,7 @@ private struct RecordingSigner: RequestSigner {
 }
 
 private func client(_ server: LoopbackServer, _ endpoint: ClaudeEndpoint, credentials: Credentials?) -> MessagesClient {
-    MessagesClient(configuration: ClientConfiguration(credentials: credentials, idleTimeout: 10, overallTimeout: 600).using(endpoint))
+    MessagesClient(configuration: ClientConfiguration(credentials: credentials, idleTimeout: loopbackIdleTimeout, overallTimeout: 600).using(endpoint))
 }
 
 private let bedrockModel = ClaudeModel.bedrock("us.anthropic.claude-opus-4-6-v1:0")

@@ -49,7 +49,7 @@ enum StreamOutcome: Equatable, CustomStringConvertible {
 let testKey = "sk-ant-test-KEY-0123456789-zq"
 
 func loopbackClient(
-    _ server: LoopbackServer, _ route: String, idleTimeout: Double = 10,
+    _ server: LoopbackServer, _ route: String, idleTimeout: Double = loopbackIdleTimeout,
     overallTimeout: Double = 600, retryPolicy: RetryPolicy = .none,
     credentials: Credentials? = .apiKey(testKey)
 ) -> MessagesClient {

@@ -26,7 +26,7 @@ private func client(
     policy.onRetry = { attempt in heard.attempts.withLock { $0.append(attempt) } }
     return MessagesClient(
         configuration: ClientConfiguration(
-            baseURL: server.base(id), credentials: .apiKey(testKey), idleTimeout: 10, overallTimeout: overallTimeout, retryPolicy: policy))
+            baseURL: server.base(id), credentials: .apiKey(testKey), idleTimeout: loopbackIdleTimeout, overallTimeout: overallTimeout, retryPolicy: policy))
 }
 
 private func outcome(_ client: MessagesClient) async -> Result<MessageSnapshot, TransportError> {
