@@ -20,8 +20,13 @@
 // handler could run between the two and exit with 4242's children alive.
 //
 // A group is dropped (`forget`) before its leader is reaped, under the
-// same lock as every kill, so a group id is never signalled after it could
-// have been reused.
+// lock that the list's kills take, so the list never signals a group id
+// that could have been reused. (The other kills of a group are the
+// collecting thread's: before the reap under the child's own `reaped`
+// lock, and after it only while a member still waiting to be reaped keeps
+// the id in use.) A group leaves the list with SIGKILL already sent: at its
+// deadline by `killExpired`, or, before `forget`, by its collector once
+// the leader exited.
 
 import Synchronization
 

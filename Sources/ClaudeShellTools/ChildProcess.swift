@@ -3,7 +3,8 @@
 // A child process started the way every child of this package starts: a
 // shell tool, the programs the tests run, the benchmark's probes. The
 // system's part is in _ProcessSupport (clone on Linux, posix_spawn on
-// macOS); ChildSupervisor's thread does the start and holds the deadline.
+// macOS); ChildSupervisor's thread does the start, and ChildList holds
+// the deadline.
 //
 // What the child gets, whoever starts it: its own process group (its id is
 // the child's pid), an empty signal mask, every signal at its default
@@ -239,7 +240,9 @@ public final class ChildProcess: Sendable {
     }
 
     /// Sends SIGKILL to the group of every child this process started and
-    /// has not reaped, without waiting, and starts no child afterwards
+    /// has not reaped (a group already killed at its deadline, or after its
+    /// leader exited, has left the list), without waiting, and starts no
+    /// child afterwards
     /// (``init(executable:arguments:environment:standardInput:standardOutput:standardError:timeLimit:grace:)``
     /// then throws ECANCELED): for an exit that cannot wait, such as a
     /// second Ctrl-C. Cancelling the calls is the orderly way.

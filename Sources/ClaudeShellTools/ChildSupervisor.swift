@@ -74,6 +74,8 @@ enum ChildSupervisor {
     static func start(
         until deadline: ContinuousClock.Instant, _ spawn: @escaping @Sendable () -> (pid: pid_t, failure: Int32)
     ) -> (pid: pid_t, failure: Int32) {
+        // The spawn runs inside `children.start`, never before it: the
+        // list's lock around both is what a kill before exit relies on.
         let started = onSupervisorThread { children.start(until: deadline, spawn) }
         guard let started else { return (0, EAGAIN) }
         // The thread's next wait is computed after this request, so it

@@ -18,9 +18,15 @@ import Glibc
 import Darwin
 #endif
 
-/// A child that runs until it is killed, or 20 s.
+/// A child that runs until it is killed, or its 5 s time limit.
 private func longChild() throws -> ChildProcess {
-    try ChildProcess(executable: "/bin/sh", arguments: ["-c", "sleep 30"], timeLimit: .seconds(20))
+    try ChildProcess(executable: "/bin/sh", arguments: ["-c", "sleep 30"], timeLimit: .seconds(5))
+}
+
+/// Whether `child` has exited (without reaping it).
+private func hasExited(_ child: ChildProcess) -> Bool {
+    var info = siginfo_t()
+    return waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == SIGCHLD
 }
 
 /// What the killing thread has done so far.
@@ -92,6 +98,9 @@ private final class KillProgress: Sendable {
         #expect(!list.contains(expired.pid))
         #expect(list.contains(waiting.pid))
         #expect(expired.collect(input: []).ending == .signalled(SIGKILL))
+        // The expired group is dead by now; the other two must still run.
+        #expect(!hasExited(waiting))
+        #expect(!hasExited(forgotten), "a forgotten group was signalled")
         for child in [waiting, forgotten] { child.cancel() }
         #expect(waiting.collect(input: []).ending == .cancelled)
         #expect(forgotten.collect(input: []).ending == .cancelled)
