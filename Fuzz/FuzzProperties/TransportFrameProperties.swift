@@ -116,11 +116,14 @@ public enum TransportFrameFuzzProperty {
         return open.contains(failure.isRetryable) ? nil : "status \(status) retryable \(failure.isRetryable), headers \(headers)"
     }
 
-    /// A lone `retry-after-ms` that is a plain decimal is the wait, in milliseconds.
+    /// A lone `retry-after-ms` that is a plain decimal is the wait, in
+    /// milliseconds. The value is read as redacted, like every header: one
+    /// that holds eight bytes of the key (digits can: "12345678") is not a
+    /// decimal any more, and the client then keeps to its own backoff.
     static func checkRetryAfterMilliseconds(headers: [String: String], failure: HTTPFailure) -> String? {
         let values = headers.filter { $0.key.lowercased() == "retry-after-ms" }.map(\.value)
         guard values.count == 1, let value = values.first else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = SecretRedactor(secrets: [apiKey]).redact(value).trimmingCharacters(in: .whitespaces)
         let decimal =
             !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2E }
             && trimmed.utf8.filter { $0 == 0x2E }.count <= 1 && trimmed != "."

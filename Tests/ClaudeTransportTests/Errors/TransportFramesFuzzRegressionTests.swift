@@ -32,6 +32,18 @@ import Testing
         #expect(TransportFrameFuzzProperty.check(status: 401, headers: ["request-id": key], body: body) == nil)
     }
 
+    /// Header values are redacted before they are read, so a
+    /// `retry-after-ms` holding eight bytes of the key (here its digits
+    /// "12345678") is no number: the client keeps to its own backoff
+    /// (regressions/retry_after_ms_huge).
+    @Test func aRetryAfterHoldingAPieceOfTheKeyIsNotRead() {
+        let key = TransportFrameFuzzProperty.apiKey
+        let headers = ["retry-after-ms": "123456780"]
+        #expect(HTTPFailure(status: 429, headers: headers, body: []).retryAfter == 123456.78)
+        #expect(HTTPFailure(status: 429, headers: headers, body: [], redacting: [key]).retryAfter == nil)
+        #expect(TransportFrameFuzzProperty.check(status: 429, headers: headers, body: []) == nil)
+    }
+
     @Test(arguments: [
         "12", " 1.5 ", "0", "Wed, 21 Oct 2026 07:28:00 GMT", "", "-1", "nan", "inf", "1e999", "0x1p3", "\u{0}", "Ж", "t\u{301}", "t\u{301}'qsues tmid:1e308 1",
     ])
