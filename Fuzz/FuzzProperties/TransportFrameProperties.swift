@@ -30,6 +30,9 @@ import Foundation
 public enum TransportFrameFuzzProperty {
     /// The secret the fuzzer tries to leak.
     public static let apiKey = "sk-ant-api03-fuzzKEY_0123456789abcdef-XYZ"
+    /// The transport's redaction of `apiKey`, made once: the checks below
+    /// redact with it on every input.
+    static let redactor = SecretRedactor(secrets: [apiKey])
     static let statuses = [400, 401, 403, 404, 413, 429, 500, 503, 529, 418, 200, 302, 307, 408, 409]
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -80,7 +83,6 @@ public enum TransportFrameFuzzProperty {
     /// of the key shows in its description.
     static func checkStreamError(headers: [String: String], body: [UInt8]) -> String? {
         let text = String(decoding: body, as: UTF8.self)
-        let redactor = SecretRedactor(secrets: [apiKey])
         let errors = [
             MessageStreamError(
                 kind: .apiError(
@@ -123,7 +125,7 @@ public enum TransportFrameFuzzProperty {
     static func checkRetryAfterMilliseconds(headers: [String: String], failure: HTTPFailure) -> String? {
         let values = headers.filter { $0.key.lowercased() == "retry-after-ms" }.map(\.value)
         guard values.count == 1, let value = values.first else { return nil }
-        let trimmed = SecretRedactor(secrets: [apiKey]).redact(value).trimmingCharacters(in: .whitespaces)
+        let trimmed = redactor.redact(value).trimmingCharacters(in: .whitespaces)
         let decimal =
             !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2E }
             && trimmed.utf8.filter { $0 == 0x2E }.count <= 1 && trimmed != "."
