@@ -243,19 +243,40 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// - Complexity: Amortised O(1).
     @inlinable
     public mutating func append(_ element: consuming Element) {
-        if !_claim(1) { _claimSlow(1) }
+        var moved = false
+        _append(element, moved: &moved)
+    }
+
+    /// Appends one element; sets `moved` when it could not claim its slot
+    /// in place and grew or forked first (from a copy that had appended):
+    /// a writer that published its storage then knows that readers made
+    /// before may hold storage this value no longer writes to. (A storage
+    /// no other value held may have grown in place; the flag is set then
+    /// too.)
+    ///
+    /// - Complexity: Amortised O(1).
+    @inlinable @inline(__always)
+    package mutating func _append(_ element: consuming Element, moved: inout Bool) {
+        if !_claim(1) {
+            _claimSlow(1)
+            moved = true
+        }
         guard let storage = _storage else { return }
         (storage.base + _count).initialize(to: element)
         _count &+= 1
         _checkInvariants()
     }
 
-    /// Appends two elements with one claim (an object member's key and value).
+    /// Appends two elements with one claim (an object member's key and
+    /// value); sets `moved` as ``_append(_:moved:)`` does.
     ///
     /// - Complexity: Amortised O(1).
     @inlinable @inline(__always)
-    package mutating func _append(_ first: Element, _ second: Element) {
-        if !_claim(2) { _claimSlow(2) }
+    package mutating func _append(_ first: Element, _ second: Element, moved: inout Bool) {
+        if !_claim(2) {
+            _claimSlow(2)
+            moved = true
+        }
         guard let storage = _storage else { return }
         (storage.base + _count).initialize(to: first)
         (storage.base + (_count &+ 1)).initialize(to: second)
@@ -266,7 +287,7 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// Appends the elements of a buffer.
     ///
     /// - Complexity: Amortised O(`elements.count`).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
         _append(contentsOf: elements, beforeGrowing: {})
     }
@@ -289,9 +310,34 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
             _claimSlow(n)
         }
         guard let storage = _storage else { return }
-        (storage.base + _count).initialize(from: source, count: n)
+        if Element.self == UInt8.self && n <= 16 {
+            // A delta's few bytes: two word moves, where `memcpy` was a
+            // call through the PLT that cost as much as the rest.
+            Self._copySmallBytes(from: UnsafeRawPointer(source), to: UnsafeMutableRawPointer(storage.base + _count), count: n)
+        } else {
+            (storage.base + _count).initialize(from: source, count: n)
+        }
         _count &+= n
         _checkInvariants()
+    }
+
+    /// Copies `count` (1 to 16) bytes as two overlapping loads and stores
+    /// of the widest size that fits, or byte by byte below four.
+    @inlinable @inline(__always)
+    static func _copySmallBytes(from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count: Int) {
+        if count >= 8 {
+            let first = source.loadUnaligned(as: UInt64.self)
+            let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            destination.storeBytes(of: first, as: UInt64.self)
+            destination.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            let first = source.loadUnaligned(as: UInt32.self)
+            let last = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            destination.storeBytes(of: first, as: UInt32.self)
+            destination.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+        } else {
+            for k in 0..<count { destination.storeBytes(of: source.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self) }
+        }
     }
 
     /// Claims every free slot of the storage, at least `minimum`, for a

@@ -53,7 +53,8 @@ import Testing
             if index % 2 == 0 {
                 writer.append(UInt64(index))
             } else {
-                writer._append(UInt64(index), UInt64(index))
+                var moved = false
+                writer._append(UInt64(index), UInt64(index), moved: &moved)
             }
         }
         var fork = kept[3]
