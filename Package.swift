@@ -47,7 +47,9 @@ let package = Package(
         .target(
             name: "AppendOnlyStorage",
             swiftSettings: strict + [.define("APPEND_ONLY_STORAGE_INTERNAL_CHECKS", .when(configuration: .debug))]),
-        .target(name: "IncrementalJSON", dependencies: ["AppendOnlyStorage", "_ScanAcceleration"], swiftSettings: strict),
+        .target(
+            name: "IncrementalJSON", dependencies: ["AppendOnlyStorage", "_ScanAcceleration"],
+            swiftSettings: strict + [.define("INCREMENTAL_JSON_INTERNAL_CHECKS", .when(configuration: .debug))]),
         .target(
             name: "ClaudeStreaming",
             dependencies: ["ServerSentEvents", "AWSEventStream", "IncrementalJSON", "_Base64Acceleration", "_ScanAcceleration"],

@@ -66,6 +66,10 @@ public struct IncrementalJSONParser: Sendable {
     /// so that snapshots share one `DocumentStorages` until a storage is
     /// replaced.
     var nodeReader = NodeReader(storages: nil)
+    /// Set when a column was added or moved to other storage since
+    /// `nodeReader` was made (`emit` and `push` note it): until then
+    /// `refreshStorages` need not compare every column.
+    var columnsMoved = false
     /// Recently seen keys, by a hash of their bytes.
     var keyCache = KeyCache()
 
@@ -257,7 +261,18 @@ public struct IncrementalJSONParser: Sendable {
     mutating func refreshStorages() {
         // A finished document's storages were settled by `settleDocument`.
         if parserState == .done { return }
-        if let current = nodeReader.storages, current.matches(columns: nodeColumns, bytes: chunkBytes) { return }
+        if let current = nodeReader.storages {
+            // No column moved: only the bytes can have, a compare.
+            if !columnsMoved && chunkBytes._isStored(in: current.bytes) {
+                #if INCREMENTAL_JSON_INTERNAL_CHECKS
+                precondition(current.matches(columns: nodeColumns, bytes: chunkBytes), "a column moved unnoted")
+                #endif
+                return
+            }
+            columnsMoved = false
+            if current.matches(columns: nodeColumns, bytes: chunkBytes) { return }
+        }
+        columnsMoved = false
         nodeReader = NodeReader(storages: DocumentStorages.make(columns: nodeColumns, bytes: chunkBytes._storage))
     }
 
@@ -288,9 +303,9 @@ public struct IncrementalJSONParser: Sendable {
             return
         }
         if frameStack[top].isObject {
-            nodeColumns[top]._append(frameStack[top].key, node)
+            nodeColumns[top]._append(frameStack[top].key, node, moved: &columnsMoved)
         } else {
-            nodeColumns[top].append(node)
+            nodeColumns[top]._append(node, moved: &columnsMoved)
         }
         parserState = .afterValue
     }
@@ -336,6 +351,7 @@ public struct IncrementalJSONParser: Sendable {
             var column = AppendOnlyArray<Node>()
             column.reserveCapacity(Self.firstColumnCapacity)
             nodeColumns.append(column)
+            columnsMoved = true
         }
         frameStack.append(Frame(isObject: isObject, start: nodeColumns[depth].count))
     }

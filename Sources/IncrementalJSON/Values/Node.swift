@@ -228,12 +228,28 @@ struct OpenPathHeader {
     /// a slice of the reader's bytes: bit 63 set when there is one, bits
     /// 32-60 its length, bits 0-31 its start (see `NodeLimits`).
     private(set) var leaf: UInt64
-    private(set) var depth: Int
+    /// Bits 0-31 the depth; bits 32-63 how many levels the path's block
+    /// has room for, written once the block exists (`OpenPath.make`): a
+    /// rewrite then need not ask the allocator (`ManagedBuffer.capacity`
+    /// is a `malloc_usable_size` call on Linux, one a delta). Depths stay
+    /// far below 2^32: each level took a byte of a document of at most
+    /// 1 GiB.
+    private var depthAndRoom: UInt64
+
+    var depth: Int { Int(truncatingIfNeeded: depthAndRoom & 0xFFFF_FFFF) }
+    var room: Int { Int(truncatingIfNeeded: depthAndRoom >> 32) }
 
     init(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
         self.reader = reader
         self.leaf = Self.packed(leaf)
-        self.depth = depth
+        self.depthAndRoom = UInt64(truncatingIfNeeded: depth) & 0xFFFF_FFFF
+    }
+
+    /// This header in a block with room for `levels` levels.
+    func inBlock(withRoomFor levels: Int) -> OpenPathHeader {
+        var header = self
+        header.depthAndRoom = depthAndRoom & 0xFFFF_FFFF | UInt64(truncatingIfNeeded: Swift.min(levels, Int(UInt32.max))) << 32
+        return header
     }
 
     private static func packed(_ leaf: (start: Int, count: Int)?) -> UInt64 {
@@ -246,13 +262,14 @@ struct OpenPathHeader {
     /// the same storages already (most feeds) only the plain fields are
     /// written: a new header would retain the storages, and dropping the
     /// old one release them.
+    @inline(__always)
     mutating func update(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
         if !_isSameObject(self.reader.storages, reader.storages) {
-            self = OpenPathHeader(reader: reader, leaf: leaf, depth: depth)
+            self = OpenPathHeader(reader: reader, leaf: leaf, depth: depth).inBlock(withRoomFor: room)
             return
         }
         self.leaf = Self.packed(leaf)
-        self.depth = depth
+        depthAndRoom = depthAndRoom & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: depth) & 0xFFFF_FFFF
     }
 
     /// The leaf string, marked incomplete.
@@ -269,7 +286,7 @@ struct OpenPathHeader {
 final class OpenPath: ManagedBuffer<OpenPathHeader, OpenLevel> {
 
     static func make(_ header: OpenPathHeader, levels: (Int) -> OpenLevel) -> OpenPath {
-        let buffer = create(minimumCapacity: header.depth) { _ in header }
+        let buffer = create(minimumCapacity: header.depth) { header.inBlock(withRoomFor: $0.capacity) }
         buffer.withUnsafeMutablePointerToElements { elements in
             for level in 0..<header.depth { (elements + level).initialize(to: levels(level)) }
         }
@@ -284,7 +301,7 @@ final class OpenPath: ManagedBuffer<OpenPathHeader, OpenLevel> {
     ///
     /// - Complexity: O(`depth`).
     func rewrite(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int, levels: (Int) -> OpenLevel) -> Bool {
-        guard depth <= capacity else { return false }
+        guard depth <= withUnsafeMutablePointerToHeader({ $0.pointee.room }) else { return false }
         withUnsafeMutablePointers { old, elements in
             elements.deinitialize(count: old.pointee.depth)
             old.pointee.update(reader: reader, leaf: leaf, depth: depth)
