@@ -212,7 +212,9 @@ import _ScanAcceleration
 
     /// `_scan_json_short_string` against its definition: the closing
     /// quote's index when it is in the first 32 bytes and nothing before
-    /// it needs attention, else `n`; at every place near the input's end.
+    /// it needs attention; `n` when the input ends first, fewer than 32
+    /// bytes on, with nothing that needs attention; else `n + 1`; at every
+    /// place near the input's end.
     @Test func shortStringWindowEndsWhereItsDefinitionSays() {
         var rng = SplitMix64(seed: 3)
         let alphabet: [UInt8] = [0x61, 0x20, 0x7E, 0x22, 0x5C, 0x1F, 0x00, 0x80, 0xC3, 0xFF, 0x7F]
@@ -221,14 +223,17 @@ import _ScanAcceleration
             var bytes = (0..<length).map { _ in rng.next() % 5 == 0 ? alphabet[Int(rng.next() % UInt64(alphabet.count))] : 0x61 }
             if length > 0, rng.next() % 2 == 0 { bytes[Int(rng.next() % UInt64(length))] = 0x22 }
             let start = length == 0 ? 0 : Int(rng.next() % UInt64(length + 1))
-            var expected = length
+            var expected = length - start < 32 ? length : length + 1
             for j in start..<min(length, start + 32) {
                 let b = bytes[j]
                 if b == 0x22 {
                     expected = j
                     break
                 }
-                if b == 0x5C || b < 0x20 || b >= 0x80 { break }
+                if b == 0x5C || b < 0x20 || b >= 0x80 {
+                    expected = length + 1
+                    break
+                }
             }
             let found = bytes.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress.map { _scan_json_short_string($0, start, length) } ?? length

@@ -5,6 +5,8 @@
 // pointer (whitespace runs, digit runs, string runs) before returning to the
 // dispatch, so the per-byte cost is a compare or two, not a function call.
 
+import _ScanAcceleration
+
 extension IncrementalJSONParser {
     /// Parses `p[0..<n]`, continuing from the saved state.
     mutating func scanChunk(_ p: UnsafePointer<UInt8>, _ n: Int) throws(JSONParseError) {
@@ -13,7 +15,7 @@ extension IncrementalJSONParser {
             switch parserState {
             case .value, .valueOrArrayEnd:
                 i = skipWhitespace(p, i, n)
-                if i < n { try beginValue(p, &i) }
+                if i < n { try beginValue(p, &i, n) }
             case .afterValue:
                 i = skipWhitespace(p, i, n)
                 guard i < n else { break }
@@ -21,6 +23,12 @@ extension IncrementalJSONParser {
                 let inObject = frameStack.last?.isObject ?? false
                 if b == UInt8(ascii: ",") {
                     parserState = inObject ? .key : .value
+                    // The next member's key, straight on when it is short.
+                    if inObject {
+                        i = skipWhitespace(p, i &+ 1, n)
+                        if i < n && p[i] == UInt8(ascii: "\"") { i = try beginKey(p, i, n) }
+                        continue
+                    }
                 } else if b == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     close()
                 } else {
@@ -32,9 +40,8 @@ extension IncrementalJSONParser {
                 guard i < n else { break }
                 let b = p[i]
                 if b == UInt8(ascii: "\"") {
-                    parserState = .string
-                    stringIsKey = true
-                    keyBytes.removeAll()
+                    i = try beginKey(p, i, n)
+                    continue
                 } else if b == UInt8(ascii: "}") && parserState == .keyOrObjectEnd {
                     close()
                 } else {
@@ -61,16 +68,52 @@ extension IncrementalJSONParser {
         consumed &+= n
     }
 
+    /// Starts the key whose opening quote is `p[quote]`; returns where
+    /// reading goes on. A key of at most `Node.maxInlineBytes` plain bytes
+    /// that ends in this chunk (most keys) is read here, and its colon and
+    /// the start of its value when they follow: what `scanString`,
+    /// `endString` and the `.colon` and `.value` states would do, without a
+    /// trip through the state loop for each. Any other key goes to the
+    /// `.string` state.
+    @inline(__always)
+    mutating func beginKey(_ p: UnsafePointer<UInt8>, _ quote: Int, _ n: Int) throws(JSONParseError) -> Int {
+        let start = quote &+ 1
+        let end = _scan_json_short_string(p, start, n)
+        let count = end &- start
+        guard end < n, count <= Node.maxInlineBytes, count <= stringByteLimit else {
+            parserState = .string
+            stringIsKey = true
+            keyBytes.removeAll()
+            return start
+        }
+        // With eight bytes of chunk left, the key loads into its node at once.
+        let key =
+            n &- start >= 8
+            ? Node(.shortString, firstBytesOf: UnsafeRawPointer(p + start).loadUnaligned(as: UInt64.self), count: count)
+            : Node(.shortString, inline: UnsafeBufferPointer(start: p + start, count: count))
+        if !frameStack.isEmpty { frameStack[frameStack.count &- 1].key = key }
+        parserState = .colon
+        let colon = skipWhitespace(p, end &+ 1, n)
+        guard colon < n && p[colon] == UInt8(ascii: ":") else { return colon }
+        parserState = .value
+        var i = skipWhitespace(p, colon &+ 1, n)
+        if i < n { try beginValue(p, &i, n) }
+        return i
+    }
+
     /// Starts the value whose first byte is `p[i]`.
     @inline(__always)
-    mutating func beginValue(_ p: UnsafePointer<UInt8>, _ i: inout Int) throws(JSONParseError) {
+    mutating func beginValue(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) throws(JSONParseError) {
         let b = p[i]
         switch b {
         case UInt8(ascii: "\""):
+            // Each kind of value is read on at once, not after a trip
+            // through the state loop.
             parserState = .string
             stringIsKey = false
             stringStart = chunkBytes.count
             i &+= 1
+            try scanString(p, &i, n)
         case UInt8(ascii: "{"):
             try push(isObject: true, at: i)
             parserState = .keyOrObjectEnd
@@ -87,10 +130,12 @@ extension IncrementalJSONParser {
             parserState = .number
             jsonNumber = .start
             tokenBytes.removeAll()
+            try scanNumber(p, &i, n)
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             pendingLiteral = b == UInt8(ascii: "t") ? .true : (b == UInt8(ascii: "f") ? .false : .null)
             matched = 0
             parserState = .literal
+            try scanLiteral(p, &i, n)
         default:
             throw fail(.unexpectedByte(b), at: i)
         }

@@ -18,6 +18,30 @@ import _ScanAcceleration
 extension IncrementalJSONParser {
     /// Continues the current string from `p[i]`.
     mutating func scanString(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) throws(JSONParseError) {
+        if utf8Need > 0 || escape != .none { return try finishCutPiece(p, &i, n) }
+        // A short plain string (most keys, many values) ends within two
+        // 16-byte windows (ShortString.h): no call into the scans. One that
+        // runs plain to the chunk's end is kept as it is.
+        let quote = _scan_json_short_string(p, i, n)
+        if quote < n {
+            try endString(p + i, quote &- i, at: i)
+            i = quote &+ 1
+            return
+        }
+        if quote == n {
+            try appendString(p + i, n &- i, at: i)
+            i = n
+            return
+        }
+        try readRuns(p, &i, n)
+    }
+
+    /// Finishes the character or escape a chunk end cut, then reads on.
+    /// Out of line, as everything past a short plain string is: the
+    /// buffers these paths pass by address would put a stack guard on
+    /// every string read.
+    @inline(never)
+    mutating func finishCutPiece(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) throws(JSONParseError) {
         if utf8Need > 0 {
             try continueCharacter(p, &i, n)
             if utf8Need > 0 { return }
@@ -26,14 +50,12 @@ extension IncrementalJSONParser {
             try continueEscape(p, &i, n)
             if escape != .none { return }
         }
-        // A short plain string (most keys, many values) ends within two
-        // 16-byte windows (ShortString.h): no call into the scans.
-        let quote = _scan_json_short_string(p, i, n)
-        if quote < n {
-            try endString(p + i, quote &- i, at: i)
-            i = quote &+ 1
-            return
-        }
+        try scanString(p, &i, n)
+    }
+
+    /// Reads the string from `p[i]` run by run (`_JSONStringReader`).
+    @inline(never)
+    mutating func readRuns(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) throws(JSONParseError) {
         while i < n {
             let start = i
             let run = _JSONStringReader.run(p, from: start, to: n)
@@ -157,10 +179,28 @@ extension IncrementalJSONParser {
         let current = stringIsKey ? keyBytes.count : chunkBytes.count &- stringStart
         let limit = stringByteLimit
         if count > limit - current {
-            throw fail(.stringLimitExceeded(limit), at: index + Swift.max(0, limit - current))
+            try failLongString(at: index + Swift.max(0, limit - current))
         }
         let run = UnsafeBufferPointer(start: bytes, count: count)
         if stringIsKey { keyBytes.append(run) } else { chunkBytes.append(contentsOf: run) }
+    }
+
+    /// The node of a key that a chunk end cut, whose last run is
+    /// `bytes[0..<count]`. Out of line, as `finishCutPiece` is: it passes
+    /// the key's bytes by address.
+    @inline(never)
+    mutating func endCutKey(_ bytes: UnsafePointer<UInt8>, _ count: Int, at index: Int) throws(JSONParseError) -> Node {
+        try appendString(bytes, count, at: index)
+        let key = keyBytes
+        return key.withBytes { keyCache.node(for: $0, in: &chunkBytes) }
+    }
+
+    /// Fails with `stringLimitExceeded` at chunk position `index`. Out of
+    /// line, so that the string reads do not make and keep the error on
+    /// their own stack.
+    @inline(never)
+    mutating func failLongString(at index: Int) throws(JSONParseError) -> Never {
+        throw fail(.stringLimitExceeded(stringByteLimit), at: index)
     }
 
     /// Ends the current string with its last run `bytes[0..<count]`.
@@ -173,12 +213,10 @@ extension IncrementalJSONParser {
         let node: Node
         if keyBytes.isEmpty {
             // The whole key is in this chunk: store it from the input.
-            if count > stringByteLimit { throw fail(.stringLimitExceeded(stringByteLimit), at: index + stringByteLimit) }
+            if count > stringByteLimit { try failLongString(at: index + stringByteLimit) }
             node = keyCache.node(for: UnsafeBufferPointer(start: bytes, count: count), in: &chunkBytes)
         } else {
-            try appendString(bytes, count, at: index)
-            let key = keyBytes
-            node = key.withBytes { keyCache.node(for: $0, in: &chunkBytes) }
+            node = try endCutKey(bytes, count, at: index)
         }
         if !frameStack.isEmpty { frameStack[frameStack.count &- 1].key = node }
         parserState = .colon

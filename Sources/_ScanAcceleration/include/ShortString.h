@@ -5,7 +5,10 @@
 // scans costs more than the reading: their windows, their stores, their
 // entry. Two 16-byte windows at most find the closing quote and check
 // that nothing before it needs attention; anything else is the scans' to
-// read. `static inline` so that the compiler inlines it into the Swift
+// read. A string that a chunk cuts within those 32 bytes, plain to the
+// chunk's end (a value of tool input streamed in 16-byte deltas, most
+// often), is told apart too: its bytes can be kept as they are, with no
+// scan to read them again. `static inline` so that the compiler inlines it into the Swift
 // caller; with SSE2 (every x86_64 CPU) a window is one load and four
 // compares, elsewhere a byte loop over at most 32 bytes. Swift cannot emit
 // pmovmskb, which turns the compares into an index. On the general path
@@ -41,7 +44,9 @@ static inline __attribute__((always_inline)) unsigned _short_string_masks16(cons
 
 /// The index of the closing quote of the string whose contents start at
 /// p[i], when it is within p[i..<i+32] (and p[0..<n]) and no byte before
-/// it is a backslash, a control byte or 0x80 and up; otherwise n. Requires
+/// it is a backslash, a control byte or 0x80 and up; n when p ends first,
+/// fewer than 32 bytes on, and none of p[i..<n] is a quote or such a byte
+/// (the string goes on past p, plain so far); otherwise n + 1. Requires
 /// i <= n. Every load is inside p[0..<n].
 /// - Complexity: O(1).
 static inline __attribute__((always_inline)) size_t _scan_json_short_string(const uint8_t *p, size_t i, size_t n) {
@@ -54,18 +59,18 @@ static inline __attribute__((always_inline)) size_t _scan_json_short_string(cons
             others = _short_string_masks16(p + i + 16, &quotes);
             base = i + 16;
         }
-        if (quotes == 0) return n;
+        if (quotes == 0) return n + 1;
         unsigned first = (unsigned)__builtin_ctz(quotes);
-        return (others & ((1u << first) - 1)) == 0 ? base + first : n;
+        return (others & ((1u << first) - 1)) == 0 ? base + first : n + 1;
     }
 #endif
     size_t end = n - i < 32 ? n : i + 32;
     for (size_t j = i; j < end; j++) {
         uint8_t b = p[j];
         if (b == '"') return j;
-        if (b == '\\' || b < 0x20 || b >= 0x80) return n;
+        if (b == '\\' || b < 0x20 || b >= 0x80) return n + 1;
     }
-    return n;
+    return n - i < 32 ? n : n + 1;
 }
 
 #endif
