@@ -8,12 +8,13 @@
 // read. A string that a chunk cuts within those 32 bytes, plain to the
 // chunk's end (a value of tool input streamed in 16-byte deltas, most
 // often), is told apart too: its bytes can be kept as they are, with no
-// scan to read them again. `static inline` so that the compiler inlines it into the Swift
-// caller; with SSE2 (every x86_64 CPU) a window is one load and four
-// compares, elsewhere a byte loop over at most 32 bytes. Swift cannot emit
-// pmovmskb, which turns the compares into an index. On the general path
-// (CLAUDE_STREAMING_GENERAL_PATH, GeneralPath.c) the windows are off like
-// every other scan's, and the byte loop runs, as on other CPUs.
+// scan to read them again. `static inline` so that the compiler inlines
+// it into the Swift caller; with SSE2 (every x86_64 CPU) a window is one
+// load and four compares, elsewhere a byte loop over at most 32 bytes.
+// Swift cannot emit pmovmskb, which turns the compares into an index. On
+// the general path (CLAUDE_STREAMING_GENERAL_PATH, GeneralPath.c) the
+// windows are off like every other scan's, and the byte loop runs, as on
+// other CPUs.
 //
 // Worked example: the contents of `"url":` start at p[i] = `u`. The first
 // window's quote mask has bit 3 set (and whatever lies past it); its mask
