@@ -82,11 +82,22 @@ extension AccumulatorState {
     /// come one at a time (Bedrock's chunks, SSE blocks of other forms).
     ///
     /// - Complexity: O(`data.count`).
+    ///
+    /// `readable`, when given, is a buffer that starts where `data` does and
+    /// runs on past it, with a byte below 0x20 at `data.count` (a decoded
+    /// Bedrock event in its reused buffer). The head and payload are read
+    /// over it: the string scan then works in whole windows up to the
+    /// payload's closing quote instead of taking its short path near the
+    /// end of `data`. No read can succeed across that control byte (it
+    /// matches no literal or digit and ends the string scan), so all that
+    /// is read lies in `data`, and the tail is checked against `data`.
     @inline(__always)
-    mutating func scanCanonicalDelta(_ data: UnsafeRawBufferPointer) -> HotDelta? {
-        var reader = ByteReader(data)
+    mutating func scanCanonicalDelta(_ data: UnsafeRawBufferPointer, readable: UnsafeRawBufferPointer? = nil) -> HotDelta? {
+        var reader = ByteReader(readable ?? data)
         var claimed = false
-        guard let delta = readCanonicalDelta(&reader, claimed: &claimed), reader.consumeCanonicalTail() else {
+        let delta = readCanonicalDelta(&reader, claimed: &claimed)
+        var tail = ByteReader(data, at: reader.position)
+        guard let delta, tail.consumeCanonicalTail() else {
             if claimed { streaming.abandonLiveRoom() }
             return nil
         }

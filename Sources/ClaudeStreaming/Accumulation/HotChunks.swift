@@ -52,9 +52,14 @@ extension AccumulatorState {
             taken = read.end
             messages &+= 1
             // Exclusive access to the buffer, not a shared borrow (see
-            // `BedrockEventDecoder.feed`).
+            // `BedrockEventDecoder.feed`). The decoding leaves at least 32
+            // bytes of the buffer past the event; a NUL after it lets the
+            // delta's scan read on in whole windows (`scanCanonicalDelta`).
             let changed = event.withUnsafeMutableBytes { bytes in
-                apply(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), streamOffset: offset &+ read.end)
+                let data = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+                guard count < bytes.count else { return apply(data, streamOffset: offset &+ read.end) }
+                bytes[count] = 0
+                return apply(data, readable: UnsafeRawBufferPointer(bytes), streamOffset: offset &+ read.end)
             }
             // The stored snapshot itself, not a copy out of an optional.
             if changed && emitsSnapshots && hasMessage { onSnapshot(message) }

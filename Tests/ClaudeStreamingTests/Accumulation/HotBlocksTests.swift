@@ -140,6 +140,48 @@ import Testing
         #expect(state.message.text == text && roomIsFree())
     }
 
+    /// `scanCanonicalDelta` over a buffer readable past the event (a decoded
+    /// Bedrock event): with a control byte at the event's end, no read
+    /// succeeds across it, whatever follows, and the event must end at its
+    /// own end even when the buffer holds a whole delta. Each delta is to the
+    /// open text block (written into its room) or to another index (left in
+    /// the data).
+    @Test func aDeltaReadPastItsEndTakesNothingFromThere() throws {
+        var state = AccumulatorState(options: MessageAccumulatorOptions(), readsUsualEvents: true)
+        for json in [
+            #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}"#,
+            #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+            #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ab"}}"#,
+        ] {
+            _ = Array(json.utf8).withUnsafeBytes { state.apply($0, streamOffset: 0) }
+        }
+        for index in [0, 1] {
+            let event = Array(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"text_delta","text":"a quote \" and more text"}}"#.utf8)
+            let slack = [UInt8](repeating: 0x7D, count: 40)
+            // A control byte at every place but the end: declined.
+            for cut in 0..<event.count {
+                var readable = event + slack
+                readable[cut] = 0
+                let scanned = readable.withUnsafeBytes { raw in
+                    state.scanCanonicalDelta(UnsafeRawBufferPointer(rebasing: raw[0..<cut]), readable: raw)
+                }
+                #expect(scanned == nil, "index \(index), cut at \(cut)")
+            }
+            // The whole delta in the buffer, but one byte short of it in the data.
+            let short = event.withUnsafeBytes { raw in
+                state.scanCanonicalDelta(UnsafeRawBufferPointer(rebasing: raw[0..<(event.count - 1)]), readable: raw)
+            }
+            #expect(short == nil, "index \(index)")
+            // At the end: the same delta as read from the event alone.
+            let whole = (event + [0] + slack).withUnsafeBytes { raw in
+                state.scanCanonicalDelta(UnsafeRawBufferPointer(rebasing: raw[0..<event.count]), readable: raw)
+            }
+            let delta = try #require(whole, "index \(index)")
+            #expect(delta.index == index && delta.payloadRange.count == 23 && delta.isInRoom == (index == 0))
+            if delta.isInRoom { state.streaming.abandonLiveRoom() }
+        }
+    }
+
     /// A young block's buffer has less room than a claim asks for: it grows
     /// first, so the block's second delta is written in place too, and a
     /// claim that grew the buffer and was given back leaves the snapshot's

@@ -99,22 +99,51 @@ private typealias F = StreamFixture
         small.eventStreamLimits = AWSEventStreamLimits(maxMessageBytes: messages[2].count - 1)
         bodies.append(("a limit below the third message", body, small))
         for (name, bytes, options) in bodies {
-            let outcome = runStream(bytes, options: options)
-            var general = MessageAccumulator._generalPathOnly(options: options)
-            var generalSnapshots = 0
-            var generalError: MessageStreamError?
-            bytes.withUnsafeBytes { raw in
-                do throws(MessageStreamError) {
-                    try general.feed(raw) { _ in generalSnapshots += 1 }
-                    _ = try general.finish()
-                } catch {
-                    generalError = error
-                }
-            }
-            #expect(outcome.error.map { "\($0)" } == generalError.map { "\($0)" }, "\(name)")
-            #expect(outcome.snapshots == generalSnapshots, "\(name)")
-            #expect(outcome.completed.map { $0.messageJSON() } == general.completedMessages.map { $0.messageJSON() }, "\(name)")
-            #expect((name == "intact") == (outcome.error == nil), "\(name)")
+            let failed = expectTheGeneralPathsOutcome(bytes, options: options, name)
+            #expect((name == "intact") != failed, "\(name)")
         }
+    }
+
+    /// Each event is decoded into the buffer the one before it used, so the
+    /// bytes past a short event are the end of a longer one. The delta's
+    /// scan may read past the event (`scanCanonicalDelta`'s `readable`) but
+    /// must take nothing from there: an event cut inside its payload, its
+    /// closing braces or its head fails as the general path fails it, and a
+    /// whole short event reads as itself.
+    @Test func anEventEndsWhereItEndsNotWhereTheOneBeforeDid() {
+        let long = F.text(0, "Hello there, this is a long delta that fills the buffer well past the short ones")
+        let lead = [F.messageStart, F.textStart(0), long]
+        let cuts = [
+            ("cut inside the payload", String(long.prefix(long.count - 20))),
+            ("one closing brace short", String(long.dropLast())),
+            ("cut inside the head", String(long.prefix(30))),
+            ("a whole short delta", F.text(0, "Hi")),
+        ]
+        for (name, event) in cuts {
+            let body = (lead + [event, F.stop(0), F.messageDelta(), F.messageStop]).flatMap { Self.usual($0) }
+            let failed = expectTheGeneralPathsOutcome(body, options: bedrockOptions, name)
+            #expect(failed == (name != "a whole short delta"), "\(name)")
+        }
+    }
+
+    /// Expects `bytes` to give the outcome the general path alone gives
+    /// (error, snapshot count, messages); returns whether it failed.
+    func expectTheGeneralPathsOutcome(_ bytes: [UInt8], options: MessageAccumulatorOptions, _ name: String) -> Bool {
+        let outcome = runStream(bytes, options: options)
+        var general = MessageAccumulator._generalPathOnly(options: options)
+        var generalSnapshots = 0
+        var generalError: MessageStreamError?
+        bytes.withUnsafeBytes { raw in
+            do throws(MessageStreamError) {
+                try general.feed(raw) { _ in generalSnapshots += 1 }
+                _ = try general.finish()
+            } catch {
+                generalError = error
+            }
+        }
+        #expect(outcome.error.map { "\($0)" } == generalError.map { "\($0)" }, "\(name)")
+        #expect(outcome.snapshots == generalSnapshots, "\(name)")
+        #expect(outcome.completed.map { $0.messageJSON() } == general.completedMessages.map { $0.messageJSON() }, "\(name)")
+        return outcome.error != nil
     }
 }
