@@ -11,9 +11,9 @@
 // more than the decoding itself.
 
 #include "_Base64Acceleration.h"
+#include "Base64Sextets.h"
 
-/// Sextet of each byte; 0xFF outside the alphabet, 0xFE for '='.
-static const uint8_t sextet[256] = {
+const uint8_t _base64_sextet[256] = {
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x3E, 0xFF, 0xFF, 0xFF, 0x3F,
@@ -52,7 +52,8 @@ static int decode_rest(const uint8_t *src, size_t n, size_t i, uint8_t *dst, siz
         }
     }
     for (; i < body; i += 4, written += 3) {
-        uint8_t a = sextet[src[i]], b = sextet[src[i + 1]], c = sextet[src[i + 2]], d = sextet[src[i + 3]];
+        uint8_t a = _base64_sextet[src[i]], b = _base64_sextet[src[i + 1]];
+        uint8_t c = _base64_sextet[src[i + 2]], d = _base64_sextet[src[i + 3]];
         if ((a | b | c | d) & 0xC0) {
             *result = i;
             return _base64_decode_invalid;
@@ -63,7 +64,8 @@ static int decode_rest(const uint8_t *src, size_t n, size_t i, uint8_t *dst, siz
         dst[written + 2] = (uint8_t)word;
     }
     // The last group: "xx==", "xxx=" or "xxxx".
-    uint8_t a = sextet[src[i]], b = sextet[src[i + 1]], c = sextet[src[i + 2]], d = sextet[src[i + 3]];
+    uint8_t a = _base64_sextet[src[i]], b = _base64_sextet[src[i + 1]];
+    uint8_t c = _base64_sextet[src[i + 2]], d = _base64_sextet[src[i + 3]];
     if (a >= 64 || b >= 64) {
         *result = i;
         return _base64_decode_invalid;
@@ -106,41 +108,4 @@ int _base64_decode(const void *source, size_t n, uint8_t *dst, size_t capacity, 
     // The blocks take every group but the last, where padding may be.
     size_t i = n - 4 >= 32 ? _base64_decode_blocks(src, n - 4, dst, capacity) : 0;
     return decode_rest(src, n, i, dst, capacity, result);
-}
-
-int _base64_decode_string(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *length, size_t *result) {
-    const uint8_t *src = (const uint8_t *)source;
-    if (result == NULL || length == NULL) return _base64_decode_capacity;
-    *result = 0;
-    *length = 0;
-    if (src == NULL || dst == NULL || capacity < n / 4 * 3) return _base64_decode_capacity;
-    // The AVX2 run decodes the whole groups before the first byte outside
-    // the alphabet (the quote, '=', an escape) and says where that byte is;
-    // without AVX2 the loop below finds it.
-    size_t stop = 0;
-    size_t i = _base64_decode_run(src, n, dst, capacity, &stop);
-    while (stop < n && sextet[src[stop]] < 64) stop++;
-    // Then at most two '=' and the closing quote, or it is not this form.
-    size_t text = stop;
-    for (int pad = 0; pad < 2 && text < n && src[text] == '='; pad++) text++;
-    if (text == n || src[text] != '"') return _base64_decode_invalid;
-    *length = text;
-    if (text % 4 != 0) return _base64_decode_invalid;
-    // Now it is valid: every character before `stop` is in the alphabet,
-    // and the '=' make the last group "xx==" or "xxx=". No more checks.
-    size_t full = stop - stop % 4, written = i / 4 * 3;
-    for (; i < full; i += 4, written += 3) {
-        uint32_t word = (uint32_t)sextet[src[i]] << 18 | (uint32_t)sextet[src[i + 1]] << 12
-            | (uint32_t)sextet[src[i + 2]] << 6 | sextet[src[i + 3]];
-        dst[written] = (uint8_t)(word >> 16);
-        dst[written + 1] = (uint8_t)(word >> 8);
-        dst[written + 2] = (uint8_t)word;
-    }
-    if (stop > full) {
-        uint8_t a = sextet[src[full]], b = sextet[src[full + 1]];
-        dst[written++] = (uint8_t)(a << 2 | b >> 4);
-        if (stop - full == 3) dst[written++] = (uint8_t)(b << 4 | sextet[src[full + 2]] >> 2);
-    }
-    *result = written;
-    return _base64_decode_ok;
 }

@@ -23,35 +23,38 @@ import _Base64Acceleration
         }
     }
 
-    /// The one-pass form, up to the closing quote, with what follows it
-    /// (the rest of a chunk payload) long enough for the AVX2 blocks to run
-    /// into it: the length of the text and Foundation's bytes, at every
-    /// length; and a decline for any byte outside the alphabet in the text.
-    @Test func decodesAStringUpToItsQuoteAtEveryLength() {
+    /// The one-pass form, Bedrock's payload layout: the base64 up to its
+    /// closing quote, with what follows it (the rest of the payload) long
+    /// enough for the AVX2 blocks to run into it: Foundation's bytes at
+    /// every length; and a decline for any byte outside the alphabet in the
+    /// text.
+    @Test func decodesAPayloadUpToItsQuoteAtEveryLength() {
         var generator = SplitMix64(seed: 65)
         var out: [UInt8] = []
         let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let head = Array(#"{"bytes":""#.utf8)
         for length in 0...200 {
             let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             let text = Array(Data(bytes).base64EncodedString().utf8)
-            for tail in [#"""#, #""}"#, #"","p":"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234"}"#] {
-                let string = text + Array(tail.utf8)
-                let outcome = string.withUnsafeBytes { decodeBase64String($0, into: &out) }
-                #expect(outcome?.length == text.count && outcome?.count == bytes.count, "length \(length)")
+            for tail in [#""}"#, #"","p":"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234"}"#] {
+                let payload = head + text + Array(tail.utf8)
+                let count = payload.withUnsafeBytes { decodeBedrockLayout($0, into: &out) }
+                #expect(count == bytes.count, "length \(length)")
                 #expect(Array(out.prefix(bytes.count)) == bytes, "length \(length)")
             }
             guard !text.isEmpty else { continue }
             let place = Int(generator.next() % UInt64(text.count))
             for value in [0x00, 0x0A, 0x20, 0x2A, 0x2D, 0x5C, 0x5F, 0x7F, 0x80, 0xFF] where !alphabet.contains(UInt8(value)) {
-                var broken = text + Array(#""}"#.utf8)
-                guard broken[place] != UInt8(ascii: "=") else { continue }
-                broken[place] = UInt8(value)
-                #expect(broken.withUnsafeBytes { decodeBase64String($0, into: &out) } == nil, "length \(length), \(value) at \(place)")
+                var broken = head + text + Array(#""}"#.utf8)
+                guard broken[head.count + place] != UInt8(ascii: "=") else { continue }
+                broken[head.count + place] = UInt8(value)
+                #expect(broken.withUnsafeBytes { decodeBedrockLayout($0, into: &out) } == nil, "length \(length), \(value) at \(place)")
             }
         }
-        // No quote at all, and nothing at all.
-        #expect(Array("QUJD".utf8).withUnsafeBytes { decodeBase64String($0, into: &out) } == nil)
-        #expect([UInt8]().withUnsafeBytes { decodeBase64String($0, into: &out) } == nil)
+        // No quote at all, a cut head, and nothing at all.
+        #expect(Array(#"{"bytes":"QUJD"#.utf8).withUnsafeBytes { decodeBedrockLayout($0, into: &out) } == nil)
+        #expect(Array(#"{"bytes":"#.utf8).withUnsafeBytes { decodeBedrockLayout($0, into: &out) } == nil)
+        #expect([UInt8]().withUnsafeBytes { decodeBedrockLayout($0, into: &out) } == nil)
     }
 
     @Test func reportsTheGroupOfAnInvalidCharacter() {

@@ -120,31 +120,26 @@ import _Base64Acceleration
         #expect(misses.isEmpty, "\(misses.count): \(misses.prefix(5))")
     }
 
-    /// The one-pass scan itself, against a byte loop: every range of a
-    /// buffer whose bytes outside the range are quotes, filled with every
-    /// other byte value, with one quote or backslash at every place inside
-    /// it or none (lengths 0...48 cover the 16-byte steps, the overlapping
-    /// last step, the one step reaching back before a short range and the
-    /// byte loop under 16).
-    @Test func plainStringScanSeesOnlyItsRange() {
+    /// The padding scan, against a byte loop: paddings of 0...48 bytes (the
+    /// 16-byte steps, the last step overlapping the one before, the one step
+    /// reaching back over `,"p":"`, whose quotes must not count), filled with
+    /// every byte value but the two, with a quote or backslash at every
+    /// place or none, after base64 of several lengths (so at several
+    /// alignments).
+    @Test func paddingScanSeesOnlyThePadding() {
         var misses: [String] = []
         let others = (0...255).map(UInt8.init).filter { $0 != 0x22 && $0 != 0x5C }
-        for start in [0, 1, 7, 16] {
+        for event in [[], [0x41], [0x41, 0x42], Array("a whole 32-character block here!".utf8)] {
+            let base64 = Array(Data(event).base64EncodedString().utf8)
             for length in 0...48 {
                 for place in Array(0..<length) + [-1] {
                     for intruder in [UInt8(ascii: "\""), UInt8(ascii: "\\")] {
-                        var bytes = [UInt8](repeating: UInt8(ascii: "\""), count: start + length + 8)
-                        for i in 0..<length { bytes[start + i] = others[(i * 37 + place + 300) % others.count] }
-                        if place >= 0 { bytes[start + place] = intruder }
-                        // With the bytes before the range readable (all quotes,
-                        // which must not count), and without.
-                        for before in [0, start] {
-                            let found = bytes.withUnsafeBytes { raw in
-                                _json_string_plain_length(raw.baseAddress.map { $0 + start }, length, before)
-                            }
-                            if found != (place >= 0 ? place : length) {
-                                misses.append("\(start)+\(length) (\(before) before), \(intruder) at \(place): \(found)")
-                            }
+                        var padding = (0..<length).map { others[($0 * 37 + place + 300) % others.count] }
+                        if place >= 0 { padding[place] = intruder }
+                        let payload = Array(#"{"bytes":""#.utf8) + base64 + Array(#"","p":""#.utf8) + padding + Array(#""}"#.utf8)
+                        let taken = fast(payload)
+                        if place >= 0 ? taken != nil : taken != event {
+                            misses.append("event \(event.count), padding \(length), \(intruder) at \(place): \(String(describing: taken))")
                         }
                     }
                 }

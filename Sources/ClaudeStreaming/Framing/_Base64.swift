@@ -6,8 +6,8 @@
 // base64, so this was most of what the Bedrock path cost beyond SSE's),
 // then four at a time through a table, then the padded last group. It
 // reports where the first character outside the alphabet is. Bedrock's
-// own layout takes `decodeBase64String`, which decodes up to the string's
-// closing quote without finding the quote first.
+// own layout is read by `decodeBedrockLayout` (_BedrockChunk.swift), which
+// decodes up to the string's closing quote without finding the quote first.
 //
 // The buffer is only ever grown, never cleared or zero-filled per event:
 // its first `count` bytes are the result, the rest is scratch.
@@ -42,31 +42,11 @@ func decodeBase64(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Ba
     }
 }
 
-/// Decodes the base64 at the start of `text` up to its first `"` (the inside
-/// of a JSON string) into the start of `out`, in one pass. Returns the
-/// quote's offset and the count of bytes decoded when the text before the
-/// quote is plain padded base64, else nil (an escape, a byte outside the
-/// alphabet, no quote: the caller's general path reads it and says what is
-/// wrong).
-/// - Complexity: O(length of the text before the quote).
-@inline(__always)
-func decodeBase64String(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> (length: Int, count: Int)? {
-    makeRoom(&out, toDecode: text.count)
-    var length = 0
-    var result = 0
-    let status = out.withUnsafeMutableBufferPointer { buffer in
-        _base64_decode_string(text.baseAddress, text.count, buffer.baseAddress, buffer.count, &length, &result)
-    }
-    // The C code keeps both inside `text` and `out`; checked, not trusted.
-    guard Int(status) == Int(_base64_decode_ok), length < text.count, result <= out.count else { return nil }
-    return (length, result)
-}
-
 /// Makes `out` at least big enough for `count` characters of base64: 32
 /// bytes of slack let the AVX2 blocks store their full width up to the
 /// last whole block. The buffer is never shrunk or cleared.
 @inline(__always)
-private func makeRoom(_ out: inout [UInt8], toDecode count: Int) {
+func makeRoom(_ out: inout [UInt8], toDecode count: Int) {
     let needed = count / 4 * 3 + 32
     if out.count < needed { out.append(contentsOf: repeatElement(0, count: needed - out.count)) }
 }

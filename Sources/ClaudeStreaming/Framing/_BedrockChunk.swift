@@ -2,9 +2,9 @@
 // member is the base64 of one Messages API event, beside a random-length
 // `p` padding member (absent in older captures) and possibly others.
 //
-// Bedrock's own layout is recognised first: the base64 is decoded straight
-// up to its closing quote (one pass, in C), then the few bytes after it are
-// checked. Any other payload goes to a scanner that walks the object's
+// Bedrock's own layout is recognised first, in one C call: the head, the
+// base64 decoded straight up to its closing quote, and the few bytes after
+// it. Any other payload goes to a scanner that walks the object's
 // members once: a member name is compared as raw bytes, a value other than
 // `bytes` is skipped (strings by their closing quote, nested values by
 // depth), and the `bytes` string is base64-decoded straight into the event
@@ -87,31 +87,20 @@ private func decodedOrInvalid(_ text: [UInt8], into event: inout [UInt8]) -> Chu
 /// The event's length when `payload` is exactly `{"bytes":"<base64>"}` or
 /// `{"bytes":"<base64>","p":"<padding>"}` with no quote or backslash in the
 /// padding, decoded into the start of `event`; else nil (the general
-/// scanner then decides, and `event` holds nothing of value).
+/// scanner then decides, and `event` holds nothing of value). One C call
+/// (`_base64_decode_bedrock_payload`, BedrockPayload.c) reads all of it.
+/// The decoding leaves at least 32 bytes of `event` past the result.
 /// - Complexity: O(`payload.count`), one pass over the base64 and one over the padding.
 @inline(__always)
 func decodeBedrockLayout(_ payload: UnsafeRawBufferPointer, into event: inout [UInt8]) -> Int? {
-    // `{"bytes":"` is 10 bytes: one 8-byte and one 2-byte compare (the
-    // words are the little-endian loads of `{"bytes"`, `:"`, `,"p"`, `"}`).
-    let count = payload.count
-    guard let base = payload.baseAddress, count >= 12,
-        UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) == 0x2273_6574_7962_227B,
-        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt16.self)) == 0x223A,
-        let text = decodeBase64String(UnsafeRawBufferPointer(rebasing: payload[10...]), into: &event)
-    else { return nil }
-    let rest = 10 + text.length + 1  // past the closing quote
-    if rest == count - 1 { return payload[rest] == UInt8(ascii: "}") ? text.count : nil }
-    // `,"p":"` (6 bytes), the padding, `"}`.
-    let paddingStart = rest + 6
-    guard paddingStart + 2 <= count,
-        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: rest, as: UInt32.self)) == 0x2270_222C,
-        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: rest + 4, as: UInt16.self)) == 0x223A,
-        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)) == 0x7D22,
-        // One pass: the padding's first quote or backslash is its closing
-        // quote. (The payload's bytes before the padding may be read.)
-        _json_string_plain_length(base + paddingStart, count - 1 - paddingStart, paddingStart) == count - 2 - paddingStart
-    else { return nil }
-    return text.count
+    makeRoom(&event, toDecode: payload.count)
+    var result = 0
+    let status = event.withUnsafeMutableBufferPointer { buffer in
+        _base64_decode_bedrock_payload(payload.baseAddress, payload.count, buffer.baseAddress, buffer.count, &result)
+    }
+    // The C code keeps the count inside `event`; checked, not trusted.
+    guard Int(status) == Int(_base64_decode_ok), result <= event.count else { return nil }
+    return result
 }
 
 struct ChunkScanner {

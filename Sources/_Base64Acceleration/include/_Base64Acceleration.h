@@ -1,7 +1,7 @@
 // Base64 decoding for ClaudeStreaming's Bedrock chunk decoder: 32
 // characters per step with AVX2 (Swift cannot emit the byte shuffles this
-// needs), and the whole padded decode around it; and the one scan the
-// decoder makes over the chunk's other string. Pointer + length only:
+// needs), and the whole padded decode around it; and Bedrock's own payload
+// layout read in one call. Pointer + length only:
 // every load is inside source[0..<n] (or the range a function names) and
 // every store inside dst[0..<capacity].
 #ifndef BASE64_ACCELERATION_H
@@ -23,16 +23,7 @@ int _base64_blocks_available(void);
 /// AVX2 is unavailable (it is asked once).
 size_t _base64_decode_blocks(const void *source, size_t n, uint8_t *dst, size_t capacity);
 
-/// Decodes the whole groups of the standard alphabet at the start of
-/// source[0..<n], up to the first byte outside it ('=' counts as outside),
-/// into dst with AVX2, and sets `*stop`: every byte before it is in the
-/// alphabet, and it is that first other byte's offset (or n) unless n < 32.
-/// Returns the characters decoded (a multiple of 4, at most `*stop`); the
-/// bytes written are that count / 4 * 3. Returns 0 with `*stop` 0 where
-/// AVX2 is unavailable: the caller goes on byte by byte from `*stop`.
-size_t _base64_decode_run(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *stop);
-
-/// What `_base64_decode` and `_base64_decode_string` found.
+/// What `_base64_decode` and `_base64_decode_bedrock_payload` found.
 enum {
     /// Decoded: `*result` is the count of bytes written.
     _base64_decode_ok = 0,
@@ -50,25 +41,17 @@ enum {
 /// - Complexity: O(n).
 int _base64_decode(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *result);
 
-/// Decodes the base64 at the start of source[0..<n] up to the first '"' in
-/// one pass (the inside of a JSON string: `source` is just past its opening
-/// quote) into dst[0..<capacity], which must hold n / 4 * 3 bytes.
-/// `_base64_decode_ok`: the text before the quote is padded base64 with
-/// nothing else in it; `*length` is the quote's offset and `*result` the
-/// count of bytes written. `_base64_decode_invalid`: it is not (an escape,
-/// a byte outside the alphabet, misplaced '=', a length that is not a
-/// multiple of 4, no quote); nothing is promised about dst or the counts,
-/// and the caller reads the string its general way, which also says what
+/// Reads a Bedrock chunk payload in Bedrock's own layout,
+/// `{"bytes":"<base64>"}` or `{"bytes":"<base64>","p":"<padding>"}` with no
+/// '"' or '\\' in the padding, decoding the base64 into dst[0..<capacity],
+/// which must hold (n - 10) / 4 * 3 bytes. `_base64_decode_ok`: it has that
+/// layout and its base64 is plain and padded; `*result` is the count of
+/// bytes written. `_base64_decode_invalid`: anything else (an escape,
+/// another member, whitespace, a byte outside the alphabet, misplaced '=',
+/// a length that is not a multiple of 4); nothing is promised about dst,
+/// and the caller reads the payload its general way, which also says what
 /// is wrong.
-/// - Complexity: O(length of the text).
-int _base64_decode_string(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *length, size_t *result);
-
-/// The offset of the first '"' or '\\' in source[0..<n] (where a JSON
-/// string's plain contents end), or n; 16 bytes per step on x86_64.
-/// `before` bytes ahead of `source` may be read too (and are ignored): a
-/// string shorter than 16 bytes then takes one step instead of a byte loop.
-/// Every load is inside source[-before..<n].
 /// - Complexity: O(n).
-size_t _json_string_plain_length(const void *source, size_t n, size_t before);
+int _base64_decode_bedrock_payload(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *result);
 
 #endif
