@@ -55,11 +55,27 @@ extension AccumulatorState {
             // `BedrockEventDecoder.feed`). The decoding leaves at least 32
             // bytes of the buffer past the event; a NUL after it lets the
             // delta's scan read on in whole windows (`scanCanonicalDelta`).
+            let end = offset &+ read.end
             let changed = event.withUnsafeMutableBytes { bytes in
                 let data = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
-                guard count < bytes.count else { return apply(data, streamOffset: offset &+ read.end) }
+                guard count < bytes.count else { return apply(data, streamOffset: end) }
                 bytes[count] = 0
-                return apply(data, readable: UnsafeRawBufferPointer(bytes), streamOffset: offset &+ read.end)
+                // The usual delta straight away, as `apply` would read and
+                // apply it; anything else through `apply`.
+                guard readsUsualEvents, let delta = scanCanonicalDelta(data, readable: UnsafeRawBufferPointer(bytes)) else {
+                    return apply(data, streamOffset: end)
+                }
+                let index = eventIndex
+                eventIndex &+= 1
+                do throws(EventFailure) {
+                    try applyHotDelta(delta, data: data)
+                } catch {
+                    switch error {
+                    case .kind(let kind): fail(kind, eventIndex: index, byteOffset: end)
+                    }
+                    return false
+                }
+                return true
             }
             // The stored snapshot itself, not a copy out of an optional.
             if changed && emitsSnapshots && hasMessage { onSnapshot(message) }

@@ -181,6 +181,13 @@ struct ByteReader {
     /// whitespace before and after each brace, and requires the end.
     @inline(__always)
     mutating func consumeCanonicalTail() -> Bool {
+        // The API's own layout, `}}` and the end, in one load.
+        if base.count &- position == 2, let start = base.baseAddress,
+            start.loadUnaligned(fromByteOffset: position, as: UInt16.self) == 0x7D7D
+        {
+            position = base.count
+            return true
+        }
         skipWhitespace()
         guard consume(0x7D) else { return false }
         skipWhitespace()
