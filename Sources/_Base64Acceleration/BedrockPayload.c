@@ -128,15 +128,32 @@ __attribute__((target("avx2"))) static int read_payload_avx2(const uint8_t *p, s
 }
 #endif
 
+/// The checks before the base64: 1 to go on, else the status to return.
+static inline __attribute__((always_inline)) int check_head(
+    const uint8_t *p, size_t n, const uint8_t *dst, size_t capacity, size_t *result, int *status) {
+    *status = _base64_decode_capacity;
+    if (result == NULL) return 0;
+    *result = 0;
+    if (p == NULL || dst == NULL) return 0;
+    *status = _base64_decode_invalid;
+    if (n < 12 || memcmp(p, head, sizeof head) != 0) return 0;
+    *status = _base64_decode_capacity;
+    return capacity >= (n - sizeof head) / 4 * 3;
+}
+
 int _base64_decode_bedrock_payload(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *result) {
     const uint8_t *p = (const uint8_t *)source;
-    if (result == NULL) return _base64_decode_capacity;
-    *result = 0;
-    if (p == NULL || dst == NULL) return _base64_decode_capacity;
-    if (n < 12 || memcmp(p, head, sizeof head) != 0) return _base64_decode_invalid;
-    if (capacity < (n - sizeof head) / 4 * 3) return _base64_decode_capacity;
+    int status = 0;
+    if (!check_head(p, n, dst, capacity, result, &status)) return status;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (_base64_avx2) return read_payload_avx2(p, n, dst, capacity, result);
 #endif
+    return finish_payload(p, n, dst, 0, 0, result);
+}
+
+int _base64_decode_bedrock_payload_scalar(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *result) {
+    const uint8_t *p = (const uint8_t *)source;
+    int status = 0;
+    if (!check_head(p, n, dst, capacity, result, &status)) return status;
     return finish_payload(p, n, dst, 0, 0, result);
 }

@@ -41,6 +41,7 @@ import _Base64Acceleration
                 let count = payload.withUnsafeBytes { decodeBedrockLayout($0, into: &out) }
                 #expect(count == bytes.count, "length \(length)")
                 #expect(Array(out.prefix(bytes.count)) == bytes, "length \(length)")
+                #expect(scalar(payload) == bytes, "length \(length), scalar")
             }
             guard !text.isEmpty else { continue }
             let place = Int(generator.next() % UInt64(text.count))
@@ -49,12 +50,24 @@ import _Base64Acceleration
                 guard broken[head.count + place] != UInt8(ascii: "=") else { continue }
                 broken[head.count + place] = UInt8(value)
                 #expect(broken.withUnsafeBytes { decodeBedrockLayout($0, into: &out) } == nil, "length \(length), \(value) at \(place)")
+                #expect(scalar(broken) == nil, "length \(length), \(value) at \(place), scalar")
             }
         }
         // No quote at all, a cut head, and nothing at all.
         #expect(Array(#"{"bytes":"QUJD"#.utf8).withUnsafeBytes { decodeBedrockLayout($0, into: &out) } == nil)
         #expect(Array(#"{"bytes":"#.utf8).withUnsafeBytes { decodeBedrockLayout($0, into: &out) } == nil)
         #expect([UInt8]().withUnsafeBytes { decodeBedrockLayout($0, into: &out) } == nil)
+    }
+
+    /// The payload through the scalar path alone (no AVX2 run): the event,
+    /// or nil when it declines.
+    func scalar(_ payload: [UInt8]) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: payload.count + 32)
+        var count = 0
+        let status = payload.withUnsafeBytes { raw in
+            out.withUnsafeMutableBufferPointer { _base64_decode_bedrock_payload_scalar(raw.baseAddress, raw.count, $0.baseAddress, $0.count, &count) }
+        }
+        return Int(status) == Int(_base64_decode_ok) ? Array(out.prefix(count)) : nil
     }
 
     @Test func reportsTheGroupOfAnInvalidCharacter() {

@@ -54,4 +54,8 @@ int _base64_decode(const void *source, size_t n, uint8_t *dst, size_t capacity, 
 /// - Complexity: O(n).
 int _base64_decode_bedrock_payload(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *result);
 
+/// `_base64_decode_bedrock_payload` without the AVX2 run, whatever the CPU
+/// has: for a test that checks the scalar path where AVX2 would be taken.
+int _base64_decode_bedrock_payload_scalar(const void *source, size_t n, uint8_t *dst, size_t capacity, size_t *result);
+
 #endif
