@@ -4,7 +4,7 @@
 //   {"bytes":"<padded base64 of one event>","p":"<padding>"}
 //
 // The head is compared as bytes, the base64 decoded up to its closing
-// quote (the AVX2 run of Base64Blocks.c, then groups of four), and the
+// quote (the AVX2 run of Base64Vectors.h, then groups of four), and the
 // rest checked: `}` alone, or `,"p":"`, a padding with no '"' or '\\'
 // (16 bytes per test), and `"}`. One call, where the Swift side had made
 // three (the head and tail checks, the decode, the padding scan), each

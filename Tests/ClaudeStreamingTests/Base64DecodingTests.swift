@@ -59,6 +59,36 @@ import _Base64Acceleration
         #expect([UInt8]().withUnsafeBytes { decodeBedrockLayout($0, into: &out) } == nil)
     }
 
+    /// With exactly the room the function asks for, (n - 10) / 4 * 3 bytes,
+    /// the AVX2 blocks stop where a 32-byte store would pass it and the
+    /// groups decode the rest: the same bytes, and nothing written past the
+    /// allocation (its own, so the address sanitizer sees its end).
+    @Test func decodesIntoExactlyTheRoomItAsksFor() {
+        var generator = SplitMix64(seed: 66)
+        let head = Array(#"{"bytes":""#.utf8)
+        for length in 0...200 {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let payload = head + Array(Data(bytes).base64EncodedString().utf8) + Array(#""}"#.utf8)
+            let capacity = (payload.count - head.count) / 4 * 3
+            let room = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
+            defer { room.deallocate() }
+            for scalarOnly in [false, true] {
+                var count = 0
+                let status = payload.withUnsafeBytes { raw in
+                    scalarOnly
+                        ? _base64_decode_bedrock_payload_scalar(raw.baseAddress, raw.count, room, capacity, &count)
+                        : _base64_decode_bedrock_payload(raw.baseAddress, raw.count, room, capacity, &count)
+                }
+                #expect(Int(status) == Int(_base64_decode_ok) && count == length, "length \(length), scalar \(scalarOnly)")
+                #expect(Array(UnsafeBufferPointer(start: room, count: min(count, capacity))) == bytes, "length \(length), scalar \(scalarOnly)")
+            }
+            // One byte less is refused before anything is written.
+            var count = 0
+            let short = payload.withUnsafeBytes { _base64_decode_bedrock_payload($0.baseAddress, $0.count, room, capacity - 1, &count) }
+            #expect(capacity == 0 || Int(short) == Int(_base64_decode_capacity), "length \(length)")
+        }
+    }
+
     /// The payload through the scalar path alone (no AVX2 run): the event,
     /// or nil when it declines.
     func scalar(_ payload: [UInt8]) -> [UInt8]? {

@@ -120,7 +120,7 @@ import _Base64Acceleration
         #expect(misses.isEmpty, "\(misses.count): \(misses.prefix(5))")
     }
 
-    /// The padding scan, against a byte loop: paddings of 0...48 bytes (the
+    /// The padding scan: paddings of 0...48 bytes (the
     /// 16-byte steps, the last step overlapping the one before, the one step
     /// reaching back over `,"p":"`, whose quotes must not count), filled with
     /// every byte value but the two, with a quote or backslash at every

@@ -316,16 +316,14 @@ struct AccumulatorState: Sendable {
 
     /// Applies one event's JSON, from either framing; `streamOffset` is
     /// where its frame ends. Returns true when the message changed.
-    /// `readable`: the buffer `data` starts, readable past it, with a
-    /// control byte at `data.count` (`scanCanonicalDelta`).
-    mutating func apply(_ data: UnsafeRawBufferPointer, readable: UnsafeRawBufferPointer? = nil, streamOffset: Int) -> Bool {
+    mutating func apply(_ data: UnsafeRawBufferPointer, streamOffset: Int) -> Bool {
         let index = eventIndex
         eventIndex += 1
         do throws(EventFailure) {
             // The usual delta first, then the block starts, stops and pings
             // (BoundaryEvents.swift); only what neither reads is parsed
             // into a tree.
-            if readsUsualEvents, let delta = scanCanonicalDelta(data, readable: readable) {
+            if readsUsualEvents, let delta = scanCanonicalDelta(data) {
                 try applyHotDelta(delta, data: data)
                 return true
             }

@@ -27,9 +27,11 @@ size_t _base64_decode_blocks(const void *source, size_t n, uint8_t *dst, size_t 
 enum {
     /// Decoded: `*result` is the count of bytes written.
     _base64_decode_ok = 0,
-    /// Not base64: `*result` is the offset of the group holding the first
-    /// character outside the alphabet (of the character itself in the last
-    /// group), or of the incomplete last group when `n` is not a multiple of 4.
+    /// Not base64 (not the layout, for `_base64_decode_bedrock_payload`,
+    /// which then leaves `*result` at 0). From `_base64_decode`: `*result`
+    /// is the offset of the group holding the first character outside the
+    /// alphabet (of the character itself in the last group), or of the
+    /// incomplete last group when `n` is not a multiple of 4.
     _base64_decode_invalid = 1,
     /// `dst` is smaller than n / 4 * 3 bytes (or a pointer is null): nothing done.
     _base64_decode_capacity = 2,

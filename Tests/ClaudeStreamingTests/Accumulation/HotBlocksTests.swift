@@ -140,13 +140,8 @@ import Testing
         #expect(state.message.text == text && roomIsFree())
     }
 
-    /// `scanCanonicalDelta` over a buffer readable past the event (a decoded
-    /// Bedrock event): with a control byte at the event's end, no read
-    /// succeeds across it, whatever follows, and the event must end at its
-    /// own end even when the buffer holds a whole delta. Each delta is to the
-    /// open text block (written into its room) or to another index (left in
-    /// the data).
-    @Test func aDeltaReadPastItsEndTakesNothingFromThere() throws {
+    /// A message whose text block at index 0 has had one delta, "ab".
+    static func stateWithYoungTextBlock() -> AccumulatorState {
         var state = AccumulatorState(options: MessageAccumulatorOptions(), readsUsualEvents: true)
         for json in [
             #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}"#,
@@ -155,17 +150,35 @@ import Testing
         ] {
             _ = Array(json.utf8).withUnsafeBytes { state.apply($0, streamOffset: 0) }
         }
+        return state
+    }
+
+    /// `scanCanonicalDelta` over a buffer readable past the event (a decoded
+    /// Bedrock event): with a control byte at the event's end, no read
+    /// succeeds across it, whatever follows, and the event must end at its
+    /// own end even when the buffer holds a whole delta. Each delta is to the
+    /// open text block (written into its room) or to another index (left in
+    /// the data).
+    @Test func aDeltaReadPastItsEndTakesNothingFromThere() throws {
+        var state = Self.stateWithYoungTextBlock()
         for index in [0, 1] {
             let event = Array(#"{"type":"content_block_delta","index":\#(index),"delta":{"type":"text_delta","text":"a quote \" and more text"}}"#.utf8)
             let slack = [UInt8](repeating: 0x7D, count: 40)
-            // A control byte at every place but the end: declined.
+            // A control byte at every place but the end: the head and
+            // payload read stops at it (nothing read reaches past it), and
+            // the scan declines.
             for cut in 0..<event.count {
                 var readable = event + slack
                 readable[cut] = 0
-                let scanned = readable.withUnsafeBytes { raw in
-                    state.scanCanonicalDelta(UnsafeRawBufferPointer(rebasing: raw[0..<cut]), readable: raw)
+                readable.withUnsafeBytes { raw in
+                    var reader = ByteReader(raw)
+                    var claimed = false
+                    let read = state.readCanonicalDelta(&reader, claimed: &claimed)
+                    if claimed { state.streaming.abandonLiveRoom() }
+                    #expect(read == nil || reader.position <= cut, "index \(index), cut at \(cut): read to \(reader.position)")
+                    let scanned = state.scanCanonicalDelta(UnsafeRawBufferPointer(rebasing: raw[0..<cut]), readable: raw)
+                    #expect(scanned == nil, "index \(index), cut at \(cut)")
                 }
-                #expect(scanned == nil, "index \(index), cut at \(cut)")
             }
             // The whole delta in the buffer, but one byte short of it in the data.
             let short = event.withUnsafeBytes { raw in
@@ -187,14 +200,7 @@ import Testing
     /// claim that grew the buffer and was given back leaves the snapshot's
     /// text whole.
     @Test func aYoungBlockGrowsRoomForTheClaim() throws {
-        var state = AccumulatorState(options: MessageAccumulatorOptions(), readsUsualEvents: true)
-        for json in [
-            #"{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}"#,
-            #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
-            #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ab"}}"#,
-        ] {
-            _ = Array(json.utf8).withUnsafeBytes { state.apply($0, streamOffset: 0) }
-        }
+        var state = Self.stateWithYoungTextBlock()
         #expect(state.message.text == "ab")
         // Framing that fails after the value: the claim grew the buffer and
         // was given back; the snapshot still shows the text.

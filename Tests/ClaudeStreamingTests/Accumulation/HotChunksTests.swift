@@ -109,7 +109,8 @@ private typealias F = StreamFixture
     /// scan may read past the event (`scanCanonicalDelta`'s `readable`) but
     /// must take nothing from there: an event cut inside its payload, its
     /// closing braces or its head fails as the general path fails it, and a
-    /// whole short event reads as itself.
+    /// whole short event reads as itself. A delta the lane reads and cannot
+    /// apply fails with the general path's event index and offset.
     @Test func anEventEndsWhereItEndsNotWhereTheOneBeforeDid() {
         let long = F.text(0, "Hello there, this is a long delta that fills the buffer well past the short ones")
         let lead = [F.messageStart, F.textStart(0), long]
@@ -117,6 +118,8 @@ private typealias F = StreamFixture
             ("cut inside the payload", String(long.prefix(long.count - 20))),
             ("one closing brace short", String(long.dropLast())),
             ("cut inside the head", String(long.prefix(30))),
+            // The lane applies it and fails: the same event index and offset.
+            ("a delta to a block that is not open", F.text(3, "Hi")),
             ("a whole short delta", F.text(0, "Hi")),
         ]
         for (name, event) in cuts {
