@@ -140,16 +140,8 @@ extension AccumulatorState {
     ) -> Int {
         var taken = 0
         while !hasFailed, let block = scanHotBlock(rest, from: taken) {
-            let index = eventIndex
-            eventIndex &+= 1
-            do throws(EventFailure) {
-                try applyHotDelta(block.delta, data: rest)
-            } catch {
-                switch error {
-                case .kind(let kind): fail(kind, eventIndex: index, byteOffset: offset &+ block.end &- 1)
-                }
-                return block.end
-            }
+            // A failure's place is the block's blank line's LF.
+            guard applyEventDelta(block.delta, data: rest, streamOffset: offset &+ block.end &- 1) else { return block.end }
             taken = block.end
             // The stored snapshot itself, not a copy out of an optional:
             // handing it out then costs no retain or release.

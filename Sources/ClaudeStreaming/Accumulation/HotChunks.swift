@@ -65,17 +65,7 @@ extension AccumulatorState {
                 guard readsUsualEvents, let delta = scanCanonicalDelta(data, readable: UnsafeRawBufferPointer(bytes)) else {
                     return apply(data, streamOffset: end)
                 }
-                let index = eventIndex
-                eventIndex &+= 1
-                do throws(EventFailure) {
-                    try applyHotDelta(delta, data: data)
-                } catch {
-                    switch error {
-                    case .kind(let kind): fail(kind, eventIndex: index, byteOffset: end)
-                    }
-                    return false
-                }
-                return true
+                return applyEventDelta(delta, data: data, streamOffset: end)
             }
             // The stored snapshot itself, not a copy out of an optional.
             if changed && emitsSnapshots && hasMessage { onSnapshot(message) }

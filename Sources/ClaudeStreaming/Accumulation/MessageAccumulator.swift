@@ -317,16 +317,15 @@ struct AccumulatorState: Sendable {
     /// Applies one event's JSON, from either framing; `streamOffset` is
     /// where its frame ends. Returns true when the message changed.
     mutating func apply(_ data: UnsafeRawBufferPointer, streamOffset: Int) -> Bool {
+        // The usual delta first, then the block starts, stops and pings
+        // (BoundaryEvents.swift); only what neither reads is parsed into a
+        // tree.
+        if readsUsualEvents, let delta = scanCanonicalDelta(data) {
+            return applyEventDelta(delta, data: data, streamOffset: streamOffset)
+        }
         let index = eventIndex
         eventIndex += 1
         do throws(EventFailure) {
-            // The usual delta first, then the block starts, stops and pings
-            // (BoundaryEvents.swift); only what neither reads is parsed
-            // into a tree.
-            if readsUsualEvents, let delta = scanCanonicalDelta(data) {
-                try applyHotDelta(delta, data: data)
-                return true
-            }
             eventDataBytes = data.count
             if readsUsualEvents, let changed = try applyBoundary(data) { return changed }
             let event: JSONValue
@@ -346,6 +345,23 @@ struct AccumulatorState: Sendable {
 }
 
 extension AccumulatorState {
+    /// Applies a delta the scanner read as a whole event (`data`) as the next
+    /// event, a failure recorded at `streamOffset`; returns whether it applied.
+    @inline(__always)
+    mutating func applyEventDelta(_ delta: HotDelta, data: UnsafeRawBufferPointer, streamOffset: Int) -> Bool {
+        let index = eventIndex
+        eventIndex &+= 1
+        do throws(EventFailure) {
+            try applyHotDelta(delta, data: data)
+        } catch {
+            switch error {
+            case .kind(let kind): fail(kind, eventIndex: index, byteOffset: streamOffset)
+            }
+            return false
+        }
+        return true
+    }
+
     /// Applies a delta the scanner read from `data` (its payload lies in
     /// `data`, in the scanner's buffer, or in the live block's room).
     @inline(__always)
