@@ -40,6 +40,7 @@
 #include "_ScanAcceleration.h"
 #include "CPUFeatures.h"
 #include "GeneralPathSwitch.h"
+#include "SimpleEscapes.h"
 
 #include <string.h>
 
@@ -212,13 +213,6 @@ static inline int hex_value(uint8_t b) {
     return -1;
 }
 
-/// The byte each one-letter escape stands for, by its letter; 0 for the
-/// rest (`u` included). A table, not a switch: the switch was an indirect
-/// jump that guessed wrong whenever one escape followed another kind.
-static const uint8_t escaped_byte[128] = {
-    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = 0x08, ['f'] = 0x0C, ['n'] = 0x0A, ['r'] = 0x0D, ['t'] = 0x09,
-};
-
 /// Decodes the escape whose backslash is p[*j - 1] (p[*j] is the letter)
 /// into out[*w...], which has room for three bytes; advances both, or
 /// returns 0 for an escape the caller's general reader must see.
@@ -295,8 +289,13 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
 /// The fast path of `_scan_json_string_copying` in steps of W bytes: each
 /// step is stored to its place in `out` as it is loaded (`STORE_AND_MASK`,
 /// which gives its masks, quotes included), so a run costs no copy of its
-/// own, and an escape stores the rest of its step again at the place the
-/// escape shifted it to (`STORE`). `ERRORS` gives the step's UTF-8 errors.
+/// own, and an escape stores the rest of its step again at
+/// the place the escape shifted it to (`STORE`). `ERRORS` gives the step's
+/// UTF-8 errors. In the scan for strings dense in escapes, a step with
+/// escapes first asks `SIMPLE` (`read_simple_escapes`, SimpleEscapes.h;
+/// elsewhere `no_simple_escapes`) to read the string to its end at once,
+/// which it does when the step holds the closing quote and only simple
+/// escapes before it.
 /// `d` maps an input index of the current run to its output index (x + d,
 /// modulo 2^64). Every load needs two steps of input from the step's
 /// start, every store a step of room (bytes stored past the string's end
@@ -308,7 +307,7 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
 /// at 0 is stored at 0; the backslash at 2 writes LF at 2, `d` becomes
 /// -1, and the window's rest, loaded from 4, is stored at 3; the quote at
 /// 6 ends the string: 6 - 1 = 5 bytes written, `ab⏎cd`.
-#define SCAN_JSON_STRING_STORING(W, STORE_AND_MASK, STORE, ERRORS)                                   \
+#define SCAN_JSON_STRING_STORING(W, STORE_AND_MASK, STORE, ERRORS, SIMPLE)                           \
     while (n - j >= 2 * (W) && j + d <= capacity && capacity - (j + d) >= (W)) {                      \
         uint64_t special, high, quotes, errors = 0;                                                  \
         STORE_AND_MASK(p + j, out + j + d, &special, &high, &quotes);                                \
@@ -317,6 +316,9 @@ static inline __attribute__((always_inline)) int unescape(const uint8_t *p, size
             /* Only a high byte in the last three places can open one. */                           \
             carried = (high >> ((W) - 3)) != 0 && leaves_character_open(p, j + (W));                  \
         }                                                                                            \
+        /* A backslash or a control byte: escapes, maybe simple ones. */                             \
+        if ((special & ~quotes) != 0 && SIMPLE((W), p, j, d, out, special, quotes, errors, end, written)) \
+            return _scan_string_read;                                                                \
         size_t next_step = j + (W);                                                                  \
         for (;;) {                                                                                   \
             if (errors != 0 && (errors & through(special)) != 0) return _scan_string_declined;        \
@@ -447,6 +449,15 @@ static inline __attribute__((always_inline)) void store_and_mask16(
     *quotes = q;
 }
 
+/// The 16-byte steps, for CPUs without SSSE3's byte shuffle, read escapes
+/// one by one.
+static inline __attribute__((always_inline)) int no_simple_escapes(
+    size_t width, const uint8_t *p, size_t j, size_t d, uint8_t *out, uint64_t special, uint64_t quotes,
+    uint64_t errors, size_t *end, size_t *written) {
+    (void)width, (void)p, (void)j, (void)d, (void)out, (void)special, (void)quotes, (void)errors, (void)end, (void)written;
+    return 0;
+}
+
 static inline __attribute__((always_inline)) void store16(uint8_t *to, const uint8_t *from) {
     _mm_storeu_si128((__m128i *)to, _mm_loadu_si128((const __m128i *)from));
 }
@@ -468,7 +479,7 @@ static int copying16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t 
     if (out != NULL) {
         size_t j = i, d = (size_t)0 - i;
         int carried = 0;
-        SCAN_JSON_STRING_STORING(16, store_and_mask16, store16, step_errors16);
+        SCAN_JSON_STRING_STORING(16, store_and_mask16, store16, step_errors16, no_simple_escapes);
     }
     SCAN_JSON_STRING_WINDOWS(16, string_masks16, window_errors16, copy_run16, 1);
 }
@@ -551,18 +562,30 @@ __attribute__((target("avx2"))) static int scan_json_string32(
     SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32, 0);
 }
 
+/// The body of `copying32` and `copying32_escaped`: 64-byte steps while
+/// input and room allow, then 32 from where they stopped, then windows.
+#define COPYING32(SIMPLE)                                                                  \
+    do {                                                                                   \
+        if (i >= n) return _scan_string_declined;                                          \
+        if (n < 32) return copying16(p, i, n, out, capacity, end, written);                \
+        if (out != NULL) {                                                                 \
+            size_t j = i, d = (size_t)0 - i;                                               \
+            int carried = 0;                                                               \
+            SCAN_JSON_STRING_STORING(64, store_and_mask64, store64, step_errors64, SIMPLE); \
+            SCAN_JSON_STRING_STORING(32, store_and_mask32, store32, step_errors32, SIMPLE); \
+        }                                                                                  \
+        SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32, 1);      \
+    } while (0)
+
 __attribute__((target("avx2"))) static int copying32(
     const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
-    if (i >= n) return _scan_string_declined;
-    if (n < 32) return copying16(p, i, n, out, capacity, end, written);
-    if (out != NULL) {
-        // 64-byte steps while input and room allow, then 32 from where they stopped.
-        size_t j = i, d = (size_t)0 - i;
-        int carried = 0;
-        SCAN_JSON_STRING_STORING(64, store_and_mask64, store64, step_errors64);
-        SCAN_JSON_STRING_STORING(32, store_and_mask32, store32, step_errors32);
-    }
-    SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32, 1);
+    COPYING32(no_simple_escapes);
+}
+
+/// `copying32` for strings dense in escapes (see SimpleEscapes.h).
+__attribute__((target("avx2,popcnt"))) static int copying32_escaped(
+    const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
+    COPYING32(read_simple_escapes);
 }
 #endif
 
@@ -642,9 +665,11 @@ static int direct16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t c
 }
 _scan_json_string_fn _scan_json_string_chosen = direct16;
 _scan_json_string_fn _scan_json_string_copying_chosen = copying16;
+_scan_json_string_fn _scan_json_string_copying_escaped_chosen = copying16;
 #else
 _scan_json_string_fn _scan_json_string_chosen = direct_bytes;
 _scan_json_string_fn _scan_json_string_copying_chosen = copying_bytes;
+_scan_json_string_fn _scan_json_string_copying_escaped_chosen = copying_bytes;
 #endif
 
 int _scan_json_string_copying_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
@@ -673,12 +698,14 @@ __attribute__((constructor)) static void choose_direct_string_scan(void) {
     if (general_path_requested()) {
         _scan_json_string_chosen = direct_bytes;
         _scan_json_string_copying_chosen = copying_bytes;
+        _scan_json_string_copying_escaped_chosen = copying_bytes;
         return;
     }
 #if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (_scan_cpu_runs_avx2()) {
         _scan_json_string_chosen = direct32;
         _scan_json_string_copying_chosen = copying32;
+        _scan_json_string_copying_escaped_chosen = copying32_escaped;
     }
 #endif
 }
