@@ -32,12 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The byte each one-letter escape stands for, by its letter; 0 for the
-/// rest (`u` included). A table, not a switch: the switch was an indirect
-/// jump that guessed wrong whenever one escape followed another kind.
-static const uint8_t escaped_byte[128] = {
-    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = 0x08, ['f'] = 0x0C, ['n'] = 0x0A, ['r'] = 0x0D, ['t'] = 0x09,
-};
+#include "Escapes.h"
 
 #if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
