@@ -344,7 +344,7 @@ static int copying16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t 
     if (out != NULL) {
         size_t j = i, d = (size_t)0 - i;
         int carried = 0;
-        SCAN_JSON_STRING_STORING(16, store_and_mask16, store16, step_errors16, no_simple_escapes);
+        SCAN_JSON_STRING_STORING(16, store_and_mask16, store16, step_errors16);
     }
     SCAN_JSON_STRING_WINDOWS(16, string_masks16, window_errors16, copy_run16, 1);
 }
@@ -371,30 +371,18 @@ __attribute__((target("avx2"))) static int scan_json_string32(
     SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32, 0);
 }
 
-/// The body of `copying32` and `copying32_escaped`: 64-byte steps while
-/// input and room allow, then 32 from where they stopped, then windows.
-#define COPYING32(SIMPLE)                                                                  \
-    do {                                                                                   \
-        if (i >= n) return _scan_string_declined;                                          \
-        if (n < 32) return copying16(p, i, n, out, capacity, end, written);                \
-        if (out != NULL) {                                                                 \
-            size_t j = i, d = (size_t)0 - i;                                               \
-            int carried = 0;                                                               \
-            SCAN_JSON_STRING_STORING(64, store_and_mask64, store64, step_errors64, SIMPLE); \
-            SCAN_JSON_STRING_STORING(32, store_and_mask32, store32, step_errors32, SIMPLE); \
-        }                                                                                  \
-        SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32, 1);      \
-    } while (0)
-
 __attribute__((target("avx2"))) static int copying32(
     const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
-    COPYING32(no_simple_escapes);
-}
-
-/// `copying32` for strings dense in escapes (see SimpleEscapes.h).
-__attribute__((target("avx2,popcnt"))) static int copying32_escaped(
-    const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
-    COPYING32(read_simple_escapes);
+    if (i >= n) return _scan_string_declined;
+    if (n < 32) return copying16(p, i, n, out, capacity, end, written);
+    if (out != NULL) {
+        // 64-byte steps while input and room allow, then 32 from where they stopped.
+        size_t j = i, d = (size_t)0 - i;
+        int carried = 0;
+        SCAN_JSON_STRING_STORING(64, store_and_mask64, store64, step_errors64);
+        SCAN_JSON_STRING_STORING(32, store_and_mask32, store32, step_errors32);
+    }
+    SCAN_JSON_STRING_WINDOWS(32, string_masks32, window_errors32, copy_run32, 1);
 }
 #endif
 
@@ -474,11 +462,9 @@ static int direct16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t c
 }
 _scan_json_string_fn _scan_json_string_chosen = direct16;
 _scan_json_string_fn _scan_json_string_copying_chosen = copying16;
-_scan_json_string_fn _scan_json_string_copying_escaped_chosen = copying16;
 #else
 _scan_json_string_fn _scan_json_string_chosen = direct_bytes;
 _scan_json_string_fn _scan_json_string_copying_chosen = copying_bytes;
-_scan_json_string_fn _scan_json_string_copying_escaped_chosen = copying_bytes;
 #endif
 
 int _scan_json_string_copying_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
@@ -507,14 +493,12 @@ __attribute__((constructor)) static void choose_direct_string_scan(void) {
     if (general_path_requested()) {
         _scan_json_string_chosen = direct_bytes;
         _scan_json_string_copying_chosen = copying_bytes;
-        _scan_json_string_copying_escaped_chosen = copying_bytes;
         return;
     }
 #if defined(__SSE2__) && defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (_scan_cpu_runs_avx2()) {
         _scan_json_string_chosen = direct32;
         _scan_json_string_copying_chosen = copying32;
-        _scan_json_string_copying_escaped_chosen = copying32_escaped;
     }
 #endif
 }

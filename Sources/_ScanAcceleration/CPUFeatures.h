@@ -5,8 +5,7 @@
 #define SCAN_ACCELERATION_CPU_FEATURES_H
 
 /// Whether this CPU and OS run AVX2 code (OSXSAVE and the YMM state in
-/// XCR0, then the AVX2 bit), with POPCNT (which every AVX2 CPU has, and
-/// the AVX2 paths use); 0 off x86-64.
+/// XCR0, then the AVX2 bit); 0 off x86-64.
 int _scan_cpu_runs_avx2(void);
 
 #endif

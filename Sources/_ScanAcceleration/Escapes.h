@@ -1,6 +1,5 @@
 // JSON's escapes decoded: the one-letter ones by table, `\uXXXX` by hand.
-// Static inline, for the string scans (ByteRuns.c, StoringSteps.h,
-// SimpleEscapes.h).
+// Static inline, for the string scans (ByteRuns.c, StoringSteps.h).
 
 #ifndef SCAN_ACCELERATION_ESCAPES_H
 #define SCAN_ACCELERATION_ESCAPES_H

@@ -16,20 +16,14 @@
 
 #include "_ScanAcceleration.h"
 #include "Escapes.h"
-#include "SimpleEscapes.h"
 #include "StringWindows.h"
 #include "UTF8Windows.h"
 
 /// The fast path of `_scan_json_string_copying` in steps of W bytes: each
 /// step is stored to its place in `out` as it is loaded (`STORE_AND_MASK`,
 /// which gives its masks, quotes included), so a run costs no copy of its
-/// own, and an escape stores the rest of its step again at
-/// the place the escape shifted it to (`STORE`). `ERRORS` gives the step's
-/// UTF-8 errors. In the scan for strings dense in escapes, a step with
-/// escapes first asks `SIMPLE` (`read_simple_escapes`, SimpleEscapes.h;
-/// elsewhere `no_simple_escapes`) to read the string to its end at once,
-/// which it does when the step holds the closing quote and only simple
-/// escapes before it.
+/// own, and an escape stores the rest of its step again at the place the
+/// escape shifted it to (`STORE`). `ERRORS` gives the step's UTF-8 errors.
 /// `d` maps an input index of the current run to its output index (x + d,
 /// modulo 2^64). Every load needs two steps of input from the step's
 /// start, every store a step of room (bytes stored past the string's end
@@ -41,7 +35,7 @@
 /// at 0 is stored at 0; the backslash at 2 writes LF at 2, `d` becomes
 /// -1, and the window's rest, loaded from 4, is stored at 3; the quote at
 /// 6 ends the string: 6 - 1 = 5 bytes written, `ab⏎cd`.
-#define SCAN_JSON_STRING_STORING(W, STORE_AND_MASK, STORE, ERRORS, SIMPLE)                           \
+#define SCAN_JSON_STRING_STORING(W, STORE_AND_MASK, STORE, ERRORS)                                   \
     while (n - j >= 2 * (W) && j + d <= capacity && capacity - (j + d) >= (W)) {                      \
         uint64_t special, high, quotes, errors = 0;                                                  \
         STORE_AND_MASK(p + j, out + j + d, &special, &high, &quotes);                                \
@@ -50,9 +44,6 @@
             /* Only a high byte in the last three places can open one. */                           \
             carried = (high >> ((W) - 3)) != 0 && leaves_character_open(p, j + (W));                  \
         }                                                                                            \
-        /* A backslash or a control byte: escapes, maybe simple ones. */                             \
-        if ((special & ~quotes) != 0 && SIMPLE((W), p, j, d, out, special, quotes, errors, end, written)) \
-            return _scan_string_read;                                                                \
         size_t next_step = j + (W);                                                                  \
         for (;;) {                                                                                   \
             if (errors != 0 && (errors & through(special)) != 0) return _scan_string_declined;        \
@@ -98,15 +89,6 @@ static inline __attribute__((always_inline)) void store_and_mask16(
     *special = s;
     *high = h;
     *quotes = q;
-}
-
-/// The 16-byte steps, for CPUs without SSSE3's byte shuffle, read escapes
-/// one by one.
-static inline __attribute__((always_inline)) int no_simple_escapes(
-    size_t width, const uint8_t *p, size_t j, size_t d, uint8_t *out, uint64_t special, uint64_t quotes,
-    uint64_t errors, size_t *end, size_t *written) {
-    (void)width, (void)p, (void)j, (void)d, (void)out, (void)special, (void)quotes, (void)errors, (void)end, (void)written;
-    return 0;
 }
 
 static inline __attribute__((always_inline)) void store16(uint8_t *to, const uint8_t *from) {

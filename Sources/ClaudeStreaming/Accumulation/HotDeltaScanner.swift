@@ -123,7 +123,7 @@ struct HotDeltaScanner {
         _ reader: inout ByteReader, index: Int, kind: HotDeltaKind, room: UnsafeMutableBufferPointer<UInt8>?
     ) -> HotDelta? {
         if let room {
-            switch reader.string(copyingInto: room, denseInEscapes: kind == .inputJSON) {
+            switch reader.string(copyingInto: room) {
             case .read(let count):
                 guard let start = room.baseAddress else { return nil }
                 return HotDelta(index: index, kind: kind, payloadRange: 0..<count, place: .room(start))
@@ -298,21 +298,13 @@ struct ByteReader {
     /// A string value written, unescaped or not, into `room` from its
     /// start: its unescaped count, or what stopped it (see
     /// `_scan_json_string_copying_direct`). Consumes the string only when
-    /// it is read. `denseInEscapes`: the string is JSON text (a tool's
-    /// input), whose every quote is escaped, so the scan that reads runs of
-    /// escapes at once is the faster (`_scan_json_string_copying_escaped_direct`).
+    /// it is read.
     @inline(__always)
-    mutating func string(copyingInto room: UnsafeMutableBufferPointer<UInt8>, denseInEscapes: Bool) -> CopiedString {
+    mutating func string(copyingInto room: UnsafeMutableBufferPointer<UInt8>) -> CopiedString {
         guard peek() == 0x22, let p = chunkBytes else { return .declined }
         var end = 0
         var written = 0
-        // Two calls, not one through a chosen function value, which Swift
-        // would wrap in a thunk.
-        let result =
-            denseInEscapes
-            ? _scan_json_string_copying_escaped_direct(p, position &+ 1, base.count, room.baseAddress, room.count, &end, &written)
-            : _scan_json_string_copying_direct(p, position &+ 1, base.count, room.baseAddress, room.count, &end, &written)
-        switch result {
+        switch _scan_json_string_copying_direct(p, position &+ 1, base.count, room.baseAddress, room.count, &end, &written) {
         case Int32(_scan_string_read):
             position = end
             return .read(count: written)

@@ -80,20 +80,6 @@ static inline int _scan_json_string_copying_direct(
     return _scan_json_string_copying_chosen(p, i, n, out, capacity, end, written);
 }
 
-/// The path `_scan_json_string_copying_escaped_direct` takes, chosen as
-/// `_scan_json_string_chosen` is.
-extern _scan_json_string_fn _scan_json_string_copying_escaped_chosen;
-
-/// `_scan_json_string_copying_direct` for strings dense in escapes, such
-/// as JSON text carried in a JSON string (a tool's input as it streams:
-/// every quote of it escaped): the same results, and where AVX2 runs, a
-/// stretch of one-letter escapes that ends the string is read at once
-/// rather than escape by escape. On other strings it costs a little more.
-static inline int _scan_json_string_copying_escaped_direct(
-    const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written) {
-    return _scan_json_string_copying_escaped_chosen(p, i, n, out, capacity, end, written);
-}
-
 /// `_scan_json_string_copying_direct` with 16-byte windows, and one byte at
 /// a time, whatever the CPU (for the tests; null pointers declined).
 int _scan_json_string_copying_16(const uint8_t *p, size_t i, size_t n, uint8_t *out, size_t capacity, size_t *end, size_t *written);
