@@ -163,11 +163,10 @@ struct StreamDriver: Sendable {
         guard let delegate = session.delegate as? StreamingDelegate else { return .failed(.network("no delegate")) }
         let task = session.dataTask(with: request)
         // The channel ends from delegate callbacks too: never wait there (see
-        // BoundedDelegateQueue). A task that completed is not cancelled: the
-        // cancel would run on a queue of its own while FoundationNetworking
-        // finishes the task on its own queues, and the two then race over
-        // the task's registration (a crash in its TaskRegistry was seen).
-        channel.onEnd { if !delegate.isComplete { task.cancelWithoutWaiting(unless: { delegate.isComplete }) } }
+        // BoundedDelegateQueue). The gate leaves a completed task alone and
+        // orders a cancel under way before the task's completion (a crash
+        // in FoundationNetworking's task registry otherwise; CancelGate.swift).
+        channel.onEnd { if !delegate.isComplete { delegate.cancelGate.cancel(task) } }
         task.resume()
         return await delegate.started()
     }

@@ -20,10 +20,12 @@ import FoundationNetworking
 // `capacity` pieces, whatever the server does.
 //
 // It cannot deadlock as long as no delegate callback waits for libcurl's
-// queue (`URLSessionTask.cancel()` does: callers cancel from a queue of
-// their own, at most twice per task, so waiting cancels never take the threads the
-// delegate's operations run on), and an operation added from the queue
-// itself never waits.
+// queue while libcurl may still add operations (`URLSessionTask.cancel()`
+// waits for that queue: callers cancel through a `CancelGate`, on a queue of
+// their own, so waiting cancels never take the threads the delegate's
+// operations run on; the one callback that waits for a cancel is the
+// task's completion, the last operation libcurl adds for it), and an
+// operation added from the queue itself never waits.
 
 /// A serial `OperationQueue` whose `addOperation` waits while `capacity`
 /// operations are queued or running.
@@ -57,32 +59,5 @@ final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
             release.signal()
         }
         super.addOperation(operation)
-    }
-}
-
-extension URLSessionTask {
-    /// Cancels the task without waiting: on Linux `cancel()` waits for
-    /// libcurl's queue, which may itself be waiting for room in the
-    /// ``BoundedDelegateQueue`` (or be busy for seconds inflating a refused
-    /// gzip body). Every cancel from a delegate callback, or from code a
-    /// callback runs, goes through here.
-    ///
-    /// `isComplete`: whether the task's delegate saw it complete. A task
-    /// that completes while its cancel waits is left alone: FoundationNetworking
-    /// races a cancel against the task's own completion over the task's
-    /// registration, and loses by trapping ("a task that is not in the
-    /// registry", seen in test runs). Checking just before the cancel
-    /// narrows that window to FoundationNetworking's own; a session with a
-    /// cache would widen it again, which is why every session here is
-    /// `URLSessionConfiguration.uncached()` (UncachedConfiguration.swift).
-    func cancelWithoutWaiting(unless isComplete: @escaping @Sendable () -> Bool = { false }) {
-        let task = self
-        // A queue of its own: while it waits it holds a thread of its own
-        // (a serial queue's), not one of the global pool that runs the
-        // delegate queue's operations, which it may be waiting for.
-        DispatchQueue(label: "ClaudeTransport.cancel").async {
-            // `cancel()` itself ignores a task that is no longer running.
-            if !isComplete() { task.cancel() }
-        }
     }
 }

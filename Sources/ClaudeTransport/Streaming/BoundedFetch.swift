@@ -25,12 +25,12 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
         /// Compressed although `identity` was asked: the body is never kept.
         var refusedEncoding = false
         var continuation: CheckedContinuation<Result<FetchedAnswer, URLError>, Never>?
-        /// Whether the task completed (its cancels then leave it alone).
-        var completed = false
     }
 
     private let cap: Int
     private let state = Mutex(State())
+    /// Every cancel of the task, ordered before its completion.
+    private let cancelGate = CancelGate()
 
     private init(cap: Int) { self.cap = cap }
 
@@ -91,16 +91,18 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
         if full { cancel(dataTask) }
     }
 
-    /// Cancels `task` without waiting, unless it completes first.
+    /// Cancels `task` without waiting, unless it completes first (``CancelGate``).
     private func cancel(_ task: URLSessionDataTask) {
-        task.cancelWithoutWaiting(unless: { [weak self] in self?.state.withLock { $0.completed } ?? true })
+        cancelGate.cancel(task)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        // First: the cancels under way return before the task leaves its
+        // session's registry (CancelGate.swift).
+        cancelGate.complete()
         let (continuation, result) = state.withLock {
             state -> (CheckedContinuation<Result<FetchedAnswer, URLError>, Never>?, Result<FetchedAnswer, URLError>) in
             defer { state.continuation = nil }
-            state.completed = true
             // Cancelled at the cap or at a refused encoding: the answer so far stands.
             if let answer = state.answer { return (state.continuation, .success(answer)) }
             return (state.continuation, .failure(error as? URLError ?? URLError(.unknown)))

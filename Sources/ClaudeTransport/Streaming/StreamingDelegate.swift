@@ -70,8 +70,6 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// The accumulator's event count when a snapshot last went to the
         /// channel, so the end does not hand the consumer the same one twice.
         var deliveredAtEvent = -1
-        /// `didCompleteWithError` has begun: the task has nothing left to cancel.
-        var completed = false
     }
 
     private let state: Mutex<State>
@@ -80,6 +78,8 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let maxErrorBodyBytes: Int
     private let idleTimeout: Double
     private let options: MessageAccumulatorOptions
+    /// Every cancel of the task, ordered before its completion.
+    let cancelGate = CancelGate()
 
     init(
         channel: SnapshotChannel, options: MessageAccumulatorOptions, redactor: SecretRedactor,
@@ -234,15 +234,17 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Whether the task has completed (``urlSession(_:task:didCompleteWithError:)`` began).
-    var isComplete: Bool { state.withLock { $0.completed } }
+    var isComplete: Bool { cancelGate.isComplete }
 
-    /// Cancels `task` without waiting, unless this delegate has seen it
-    /// complete by the time the cancel runs (see `cancelWithoutWaiting`).
+    /// Cancels `task` without waiting, unless it completes first (``CancelGate``).
     private func cancel(_ task: URLSessionDataTask) {
-        task.cancelWithoutWaiting(unless: { [weak self] in self?.isComplete ?? true })
+        cancelGate.cancel(task)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        // First: the cancels under way return before the task leaves its
+        // session's registry (CancelGate.swift).
+        cancelGate.complete()
         session.finishTasksAndInvalidate()
         enum Outcome {
             /// `isNew`: not yet delivered (the last piece's snapshot usually is the final one).
@@ -253,7 +255,6 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         var beganStreaming = false
         let outcome = state.withLock { state -> Outcome in
-            state.completed = true
             if case .sniffing = state.phase {
                 // No body at all: an (empty) stream, reported as the accumulator sees it.
                 state.phase = .streaming

@@ -9,7 +9,7 @@ import FoundationNetworking
 // cancel crash FoundationNetworking. With a `URLCache`, a task's protocol
 // is made after a cache lookup on another queue, and a cancel in between
 // reports its failure unordered with the task's completion, which can
-// trap in the session's task registry (`cancelWithoutWaiting`).
+// trap in the session's task registry (CancelGate.swift).
 
 extension URLSessionConfiguration {
     /// An ephemeral configuration without a cache.
