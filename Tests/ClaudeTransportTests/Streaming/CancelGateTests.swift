@@ -16,18 +16,30 @@ private final class EventLog: Sendable {
     var all: [String] { events.withLock { $0 } }
 }
 
-@Suite struct CancelGateTests {
-    @Test func theCompletionWaitsForACancelUnderWay() throws {
-        let gate = CancelGate()
-        let log = EventLog()
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+/// A cancel through `gate` that, once running, waits for `release` before
+/// it returns, and records "cancel returned" then.
+private struct HeldCancel {
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let returned = DispatchSemaphore(value: 0)
+
+    init(through gate: CancelGate, log: EventLog) {
+        let (entered, release, returned) = (entered, release, returned)
         gate.cancel {
             entered.signal()
             release.wait()
             log.record("cancel returned")
+            returned.signal()
         }
-        #expect(entered.wait(timeout: .now() + 10) == .success, "the cancel never ran")
+    }
+}
+
+@Suite struct CancelGateTests {
+    @Test func theCompletionWaitsForACancelUnderWay() throws {
+        let gate = CancelGate()
+        let log = EventLog()
+        let held = HeldCancel(through: gate, log: log)
+        #expect(held.entered.wait(timeout: .now() + 10) == .success, "the cancel never ran")
         let completed = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             gate.complete()
@@ -37,7 +49,7 @@ private final class EventLog: Sendable {
         // Held: the completion must still be waiting.
         #expect(completed.wait(timeout: .now() + 0.3) == .timedOut, "complete() returned while a cancel was under way")
         #expect(gate.isComplete)
-        release.signal()
+        held.release.signal()
         #expect(completed.wait(timeout: .now() + 10) == .success, "complete() never returned")
         #expect(log.all == ["cancel returned", "complete returned"])
     }
@@ -55,18 +67,12 @@ private final class EventLog: Sendable {
     @Test func aCancelBeforeTheCompletionRunsWithoutBlockingTheCaller() {
         let gate = CancelGate()
         let log = EventLog()
-        let release = DispatchSemaphore(value: 0)
-        let ran = DispatchSemaphore(value: 0)
         // Returns at once although the cancel is held.
-        gate.cancel {
-            release.wait()
-            log.record("cancelled")
-            ran.signal()
-        }
+        let held = HeldCancel(through: gate, log: log)
         log.record("caller went on")
-        release.signal()
-        #expect(ran.wait(timeout: .now() + 10) == .success)
-        #expect(log.all == ["caller went on", "cancelled"])
+        held.release.signal()
+        #expect(held.returned.wait(timeout: .now() + 10) == .success)
+        #expect(log.all == ["caller went on", "cancel returned"])
         #expect(!gate.isComplete)
     }
 }
