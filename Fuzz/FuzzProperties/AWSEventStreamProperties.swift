@@ -11,7 +11,8 @@
 // makes the rest Bedrock `chunk` messages, one per line: a line starting
 // with '!' is a raw chunk payload (for the payload scanner), any other line
 // is an event, base64-wrapped; the accumulator must give the same outcome
-// at any chunking and with every message read the general way (also with
+// at any chunking with every snapshot held (each still showing what it
+// showed), and with every message read the general way (also with
 // the body damaged or small limits: see `checkBedrock`), and, for wrapped
 // events, the same messages as the same events over SSE.
 
@@ -74,15 +75,16 @@ public enum AWSEventStreamFuzzProperty {
             body[place] ^= 1 << (damage[2] & 7)
             body.removeLast(min(body.count, Int(damage[3]) % 5))
         }
-        let (whole, _) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: options) }
-        let (split, _) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: sizes, options: options) }
-        if whole != split { return "bedrock chunking \(sizes) changed the outcome:\n\(whole)\nvs\n\(split)" }
-        let (general, _) = body.withUnsafeBytes {
+        let (whole, _, _) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: options) }
+        let (split, _, changed) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: sizes, options: options, holding: true) }
+        if whole != split { return "bedrock chunking \(sizes), every snapshot held, changed the outcome:\n\(whole)\nvs\n\(split)" }
+        if let changed { return "bedrock: \(changed)" }
+        let (general, _, _) = body.withUnsafeBytes {
             AccumulatorFuzzProperty.run($0, sizes: sizes, options: options, generalPathOnly: true)
         }
         if whole != general { return "bedrock: the general path changed the outcome:\n\(whole)\nvs\n\(general)" }
         guard allWrapped, !damaged, selector & 2 == 0 else { return nil }
-        let (overSSE, _) = sse.withUnsafeBytes {
+        let (overSSE, _, _) = sse.withUnsafeBytes {
             AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: MessageAccumulatorOptions(allowsSequentialMessages: true))
         }
         if whole.messages != overSSE.messages || whole.last != overSSE.last || whole.snapshots != overSSE.snapshots

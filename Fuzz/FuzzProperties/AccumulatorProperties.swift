@@ -6,8 +6,11 @@
 // event goes through the SSE lines and the full JSON parser (key order,
 // whitespace, escapes at window edges, unknown fields, a missing or repeated
 // `type`: whatever the input holds); every hot delta the fast scanner reads
-// must read the same through the full JSON parser; and a final message must
-// encode, rebuild and encode again to the same JSON.
+// must read the same through the full JSON parser; a caller that holds every
+// snapshot changes nothing, and each held snapshot still shows what it
+// showed when it was handed out (holding is what makes blocks share
+// storage: StreamingBlocks.swift); and a final message must encode,
+// rebuild and encode again to the same JSON.
 //
 // Input layout: byte 0 picks options (sequential messages, structured output,
 // small limits), bytes 1...4 are chunk sizes used in a cycle; the rest is the
@@ -41,19 +44,32 @@ public enum AccumulatorFuzzProperty {
         var snapshots = 0
     }
 
+    /// Feeds `stream` in chunks of `sizes`, in a cycle. With `holding`,
+    /// keeps every snapshot, and the third value says which of a sample of
+    /// them (at most about 64: reading one is O(size)) changed since it was
+    /// handed out, if one did.
     static func run(
-        _ stream: UnsafeRawBufferPointer, sizes: [Int], options: MessageAccumulatorOptions, generalPathOnly: Bool = false
-    ) -> (Outcome, MessageSnapshot?) {
+        _ stream: UnsafeRawBufferPointer, sizes: [Int], options: MessageAccumulatorOptions, generalPathOnly: Bool = false,
+        holding: Bool = false
+    ) -> (Outcome, MessageSnapshot?, String?) {
         var accumulator = generalPathOnly ? MessageAccumulator._generalPathOnly(options: options) : MessageAccumulator(options: options)
         var outcome = Outcome()
         var start = 0
         var turn = 0
         var final: MessageSnapshot?
+        var held: [MessageSnapshot] = []
+        var seen: [(index: Int, json: String)] = []
+        let stride = max(1, stream.count / 128)
         do throws(MessageStreamError) {
             while start < stream.count {
                 let end = min(stream.count, start + sizes[turn % sizes.count])
                 turn += 1
-                try accumulator.feed(UnsafeRawBufferPointer(rebasing: stream[start..<end])) { _ in outcome.snapshots += 1 }
+                try accumulator.feed(UnsafeRawBufferPointer(rebasing: stream[start..<end])) { snapshot in
+                    outcome.snapshots += 1
+                    guard holding else { return }
+                    if held.count % stride == 0 { seen.append((held.count, snapshot.messageJSON().compactJSON)) }
+                    held.append(snapshot)
+                }
                 start = end
             }
             final = try accumulator.finish()
@@ -64,14 +80,16 @@ public enum AccumulatorFuzzProperty {
             final = error.snapshot
         }
         outcome.last = final?.messageJSON().compactJSON
-        return (outcome, final)
+        let changed = seen.first { held[$0.index].messageJSON().compactJSON != $0.json }
+        return (outcome, final, changed.map { "held snapshot \($0.index) changed after it was handed out: it showed \($0.json)" })
     }
 
     static func compare(_ stream: UnsafeRawBufferPointer, sizes: [Int], options: MessageAccumulatorOptions) -> String? {
-        let (whole, final) = run(stream, sizes: [max(1, stream.count)], options: options)
-        let (split, _) = run(stream, sizes: sizes, options: options)
-        if whole != split { return "chunking \(sizes) changed the outcome:\n\(whole)\nvs\n\(split)" }
-        let (general, _) = run(stream, sizes: sizes, options: options, generalPathOnly: true)
+        let (whole, final, _) = run(stream, sizes: [max(1, stream.count)], options: options)
+        let (split, _, changed) = run(stream, sizes: sizes, options: options, holding: true)
+        if whole != split { return "chunking \(sizes), every snapshot held, changed the outcome:\n\(whole)\nvs\n\(split)" }
+        if let changed { return changed }
+        let (general, _, _) = run(stream, sizes: sizes, options: options, generalPathOnly: true)
         if whole != general { return "the general path changed the outcome:\n\(whole)\nvs\n\(general)" }
         if let failure = checkHotPath(stream, limits: options.sseLimits) { return failure }
         if let final, final.isComplete {

@@ -195,7 +195,7 @@ struct SnapshotRenderer {
         if count > done {
             let dimmed = prefix != nil && isTerminal
             if dimmed { write("\u{1B}[2m") }
-            text.utf8.withUnsafeBufferPointer { bytes in
+            text.withUTF8 { bytes in
                 let new = UnsafeBufferPointer(rebasing: bytes[done..<bytes.count])
                 // Control characters in the model's text (an escape
                 // sequence, a carriage return, a C1 CSI) would move the

@@ -17,6 +17,25 @@
 //
 // Blocks may interleave, so a JSON block that stops being live keeps its
 // parser here, parked by index, until it streams again or stops.
+//
+// Storage shared by blocks in turn
+// --------------------------------
+// A caller that holds snapshots holds every size a block's buffer had: a
+// buffer that two values share is never grown in place, so each doubling
+// leaves the one before alive, and a block's bytes cost about twice what
+// they are, plus a page of a reserved region. Across a message of many
+// blocks that was most of what holding every snapshot cost (a mixed
+// stream: 4.9x its content). So a new block goes on after the bytes of the
+// block that stopped last, in the same storage (`spine`), as a slice of
+// it: the storage grows once for the message rather than once per block.
+// Only a stopped block's storage is built on, since an open one may still
+// grow; and one that nothing else holds is given back its slack at the
+// stop instead (no caller holds snapshots), after which the next block
+// starts storage of its own, as every block did before. For example, with
+// every snapshot held: a thinking block streams "Let me see" into a new
+// storage and stops; the text block after it starts at byte 10 of that
+// storage and streams "It is 4." there; a snapshot shows the thinking as
+// bytes 0..<10 and the text as bytes 10..<18 of the one storage.
 
 import IncrementalJSON
 
@@ -32,8 +51,24 @@ struct StreamingBlocks: Sendable {
     private var liveKind = LiveKind.text
     /// JSON kinds: the live text has not failed to parse (yet).
     private var liveParses = false
-    /// The live block's streamed field, its whole text so far.
+    /// The storage the live block's bytes are in, which they end: from
+    /// `liveStart` on, its whole text so far.
     private var liveBytes = AppendOnlyArray<UInt8>()
+    /// Where the live block's bytes start in `liveBytes`: 0 unless it went
+    /// on after a stopped block's (see the file comment).
+    private var liveStart = 0
+    /// The storage whose bytes a stopped block ends, which the next new
+    /// block goes on in; empty when the next block starts storage of its own.
+    private var spine = AppendOnlyArray<UInt8>()
+    /// The live block's text is final (it stopped, or its signature came):
+    /// when it stops being live, its storage may be built on, unless
+    /// `liveStreamedBefore`.
+    private var liveIsFinal = false
+    /// The live block had text when it went live (it streamed before, or
+    /// its start carried text). Its storage is never built on: a block
+    /// streamed again after a block went on in its storage copies itself
+    /// out, and that must happen once, not at every turn.
+    private var liveStreamedBefore = false
     /// The live partial value, when a JSON delta changed it since the block
     /// went live (nil: the block's own value stands).
     private var liveValue: OpenRoot?
@@ -170,12 +205,32 @@ struct StreamingBlocks: Sendable {
         liveIndex = index
         liveKind = kind
         liveParses = streamed.parses
-        liveBytes = streamed.text.utf8
+        if streamed.text.isEmpty {
+            // A new block: on after the last stopped block's bytes. Moved
+            // out of `spine`, so that the storage is as unshared as it was.
+            liveStart = spine.count
+            liveBytes = spine
+            spine = AppendOnlyArray()
+            liveStreamedBefore = false
+        } else {
+            // A block that streamed before: in storage of its own (a slice
+            // is copied into one, once). One whose text was final and is
+            // streamed again (a thinking delta after the signature) grows
+            // its storage in place, so no new block may build on that.
+            if streamed.text.storageIdentity != nil,
+                streamed.text.storageIdentity == spine._storage.map(ObjectIdentifier.init)
+            {
+                spine = AppendOnlyArray()
+            }
+            liveStart = 0
+            liveBytes = streamed.text.utf8
+            liveStreamedBefore = true
+        }
         if !parked.isEmpty, let parser = parked.removeValue(forKey: index) {
             liveParser = parser
             liveHasParser = true
         }
-        snapshot.content.beginLive(LiveMarker(index: index, kind: kind))
+        snapshot.content.beginLive(LiveMarker(index: index, kind: kind, start: liveStart))
         return true
     }
 
@@ -222,6 +277,7 @@ struct StreamingBlocks: Sendable {
                 liveHasParser = false
             }
             releaseSlack(in: &snapshot)
+            liveIsFinal = true
             retire(into: &snapshot)
         } else if !parked.isEmpty {
             parser = parked.removeValue(forKey: index)
@@ -241,6 +297,7 @@ struct StreamingBlocks: Sendable {
     mutating func finishText(at index: Int, in snapshot: inout MessageSnapshot) {
         guard liveIndex == index else { return }
         releaseSlack(in: &snapshot)
+        liveIsFinal = true
         snapshot.content.showLive(bytes: liveBytes, value: liveValue)
     }
 
@@ -269,8 +326,16 @@ struct StreamingBlocks: Sendable {
         guard liveIndex >= 0 else { return }
         if liveHasParser { parked[liveIndex] = liveParser }
         snapshot.content.endLive(bytes: liveBytes, value: liveValue)
+        // A final text's storage is built on only when it kept room: one
+        // given back its slack would be copied whole by the next block's
+        // first byte. An open block's is not: it may grow again.
+        if liveIsFinal && !liveStreamedBefore, let storage = liveBytes._storage, storage._capacity > liveBytes.count {
+            spine = liveBytes
+        }
         liveIndex = -1
         liveBytes = AppendOnlyArray()
+        liveStart = 0
+        liveIsFinal = false
         liveValue = nil
         liveParser = IncrementalJSONParser()
         liveHasParser = false

@@ -22,13 +22,17 @@ extension ContentBlock {
         }
     }
 
-    /// Takes back the state its live copy streamed: the bytes, and the
+    /// Takes back the state its live copy streamed: the bytes from `start`
+    /// on (a slice when blocks before it share the storage), and the
     /// partial value when a delta changed it.
     ///
     /// The block is consumed and rebuilt: a payload copied out of `self`
     /// would retain each of its references, and the old value release them.
-    mutating func adoptLive(_ kind: LiveKind, _ bytes: AppendOnlyArray<UInt8>, _ value: OpenRoot?) {
-        let text = AppendOnlyText(_sharing: bytes)
+    mutating func adoptLive(_ kind: LiveKind, _ bytes: AppendOnlyArray<UInt8>, from start: Int, _ value: OpenRoot?) {
+        let text =
+            start == 0
+            ? AppendOnlyText(_sharing: bytes)
+            : AppendOnlyText(_slice: bytes._storage, start: start, count: bytes.count &- start)
         switch consume self {
         case .text(var b) where kind == .text || kind == .structuredText:
             b.text = text

@@ -77,7 +77,7 @@ extension ToolUseBlock: ContentBlockKind {
     public var finalInput: JSONValue {
         if inputJSON.isEmpty { return start["input"] ?? .object([]) }
         if inputError == nil && input.isComplete { return input }
-        return inputJSON.utf8.withUnsafeBufferPointer { bytes in
+        return inputJSON.withUTF8 { bytes in
             var parser = IncrementalJSONParser(options: JSONParserOptions(partialStrings: .hidden))
             let end = Swift.min(inputError?.offset ?? bytes.count, bytes.count)
             do throws(JSONParseError) {

@@ -29,8 +29,9 @@ public import IncrementalJSON
 ///   being streamed is O(number of blocks after the first open one).
 public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     var contentBlocks: ContentBlocks
-    /// The streamed bytes of the live block (`contentBlocks.live`), newer than its
-    /// copy in the tail.
+    /// The storage of the live block's streamed bytes (`contentBlocks.live`),
+    /// newer than its copy in the tail: the block's are those from the
+    /// marker's `start` on.
     var liveBytes: AppendOnlyArray<UInt8>
     /// The live block's partial value, when a JSON delta changed it since
     /// the block went live (nil: the block's own value stands).
@@ -54,7 +55,7 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
         let blocks = contentBlocks
         if position < blocks.settled.count { return blocks.settled[position] }
         var block = blocks.tail[blocks.head + position - blocks.settled.count]
-        if let live = blocks.live, live.index == position { block.adoptLive(live.kind, liveBytes, liveValue) }
+        if let live = blocks.live, live.index == position { block.adoptLive(live.kind, liveBytes, from: live.start, liveValue) }
         return block
     }
 
@@ -132,7 +133,7 @@ public struct ContentList: Sendable, Hashable, RandomAccessCollection {
             blocks.live = nil
             let local = live.index - blocks.settled.count
             guard local >= 0 && local < blocks.tailCount else { return }
-            blocks.tail[blocks.head + local].adoptLive(live.kind, bytes, value)
+            blocks.tail[blocks.head + local].adoptLive(live.kind, bytes, from: live.start, value)
         }
     }
 
@@ -232,8 +233,11 @@ enum LiveKind: UInt8, Sendable {
     case toolInput, structuredText
 }
 
-/// Which block a ``ContentList`` shows live, and as what.
+/// Which block a ``ContentList`` shows live, as what, and where its bytes
+/// start in the live bytes (after those of blocks that stopped before it;
+/// see StreamingBlocks.swift).
 struct LiveMarker: Sendable {
     var index: Int
     var kind: LiveKind
+    var start: Int
 }
