@@ -166,7 +166,7 @@ struct StreamDriver: Sendable {
         // BoundedDelegateQueue). The gate leaves a completed task alone and
         // orders a cancel under way before the task's completion (a crash
         // in FoundationNetworking's task registry otherwise; CancelGate.swift).
-        channel.onEnd { if !delegate.isComplete { delegate.cancelGate.cancel(task) } }
+        channel.onEnd { delegate.cancelGate.cancel(task) }
         task.resume()
         return await delegate.started()
     }

@@ -78,7 +78,7 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
         // MessagesClient.acceptEncoding); Linux ignores the disposition, so
         // the task is cancelled too, and the pieces still decoded are dropped.
         completionHandler(refused ? .cancel : .allow)
-        if refused { cancel(dataTask) }
+        if refused { cancelGate.cancel(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -88,12 +88,7 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, Sendable {
             state.answer?.body.append(contentsOf: data.prefix(cap - count))
             return count + min(data.count, cap - count) >= cap
         }
-        if full { cancel(dataTask) }
-    }
-
-    /// Cancels `task` without waiting, unless it completes first (``CancelGate``).
-    private func cancel(_ task: URLSessionDataTask) {
-        cancelGate.cancel(task)
+        if full { cancelGate.cancel(dataTask) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

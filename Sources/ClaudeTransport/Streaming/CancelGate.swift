@@ -65,6 +65,9 @@ final class CancelGate: Sendable {
     /// Calls `cancel` on a queue of its own, unless ``complete()`` has been
     /// called by the time it would run. Returns at once.
     func cancel(_ cancel: @escaping @Sendable () -> Void) {
+        // After the completion there is nothing to cancel, nor a queue to
+        // start (a stream that ended normally ends its channel so).
+        guard !isComplete else { return }
         inFlight.enter()
         DispatchQueue(label: "ClaudeTransport.cancel").async { [self] in
             defer { inFlight.leave() }

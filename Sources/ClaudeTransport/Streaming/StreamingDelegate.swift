@@ -142,7 +142,7 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler(.cancel)
             // The disposition alone does nothing on Linux (FoundationNetworking
             // ignores it), so the task is cancelled too.
-            cancel(dataTask)
+            cancelGate.cancel(dataTask)
             return
         }
         if (200..<300).contains(status) {
@@ -226,19 +226,11 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let latest { channel.deliver(latest) }
         if let failure {
             channel.finish(.stream(redactor.redact(failure)))
-            cancel(dataTask)
+            cancelGate.cancel(dataTask)
         }
         // The rest of an error body is never read: closing the connection
         // ends it (the completion reports the failure collected so far).
-        if reachedCap { cancel(dataTask) }
-    }
-
-    /// Whether the task has completed (``urlSession(_:task:didCompleteWithError:)`` began).
-    var isComplete: Bool { cancelGate.isComplete }
-
-    /// Cancels `task` without waiting, unless it completes first (``CancelGate``).
-    private func cancel(_ task: URLSessionDataTask) {
-        cancelGate.cancel(task)
+        if reachedCap { cancelGate.cancel(dataTask) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
