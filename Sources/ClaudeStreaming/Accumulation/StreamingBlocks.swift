@@ -32,10 +32,13 @@
 // grow; and one that nothing else holds is given back its slack at the
 // stop instead (no caller holds snapshots), after which the next block
 // starts storage of its own, as every block did before. For example, with
-// every snapshot held: a thinking block streams "Let me see" into a new
-// storage and stops; the text block after it starts at byte 10 of that
-// storage and streams "It is 4." there; a snapshot shows the thinking as
-// bytes 0..<10 and the text as bytes 10..<18 of the one storage.
+// every snapshot held: a thinking block streams 6,000 bytes, which by then
+// sit in a reserved region (a held buffer moves into one past 4 KiB), and
+// stops; the text block after it starts at byte 6,000 of that region and
+// streams 9,000 bytes there; a snapshot shows the thinking as bytes
+// 0..<6000 and the text as bytes 6000..<15000 of the one storage. A new
+// block that finds too little room grows the storage as any append does,
+// copying the bytes before it once, as a doubling would.
 
 import IncrementalJSON
 
