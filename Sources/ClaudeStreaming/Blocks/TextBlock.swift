@@ -11,6 +11,9 @@ public struct TextBlock: Sendable, Hashable {
     /// The `content_block_start` JSON (or the block's entry in `message_start`), verbatim.
     public var start: JSONValue
     /// The text so far: `start`'s `text` followed by every `text_delta`.
+    /// Read its bytes with `withUTF8` (never a copy): while a caller holds
+    /// snapshots, it may be a slice of storage shared with the blocks
+    /// before it, which `utf8` copies out.
     public internal(set) var text: AppendOnlyText
     /// Citations from `start` followed by every `citations_delta`, in order.
     public internal(set) var citations: AppendOnlyArray<Citation>

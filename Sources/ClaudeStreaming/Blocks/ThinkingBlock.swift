@@ -8,6 +8,9 @@ public struct ThinkingBlock: Sendable, Hashable {
     /// The `content_block_start` JSON (or the block's entry in `message_start`), verbatim.
     public var start: JSONValue
     /// The thinking text so far: `start`'s `thinking` followed by every `thinking_delta`.
+    /// Read its bytes with `withUTF8` (never a copy): while a caller holds
+    /// snapshots, it may be a slice of storage shared with the blocks
+    /// before it, which `utf8` copies out.
     public internal(set) var thinking: AppendOnlyText
     /// Set by `signature_delta` (sent once, just before the block stops).
     public internal(set) var signature: String?

@@ -30,6 +30,9 @@ public struct ToolUseBlock: Sendable, Hashable {
     /// filled for calls made from code execution).
     public internal(set) var input: JSONValue
     /// The raw JSON text of the input deltas, concatenated.
+    /// Read its bytes with `withUTF8` (never a copy): while a caller holds
+    /// snapshots, it may be a slice of storage shared with the blocks
+    /// before it, which `utf8` copies out.
     public internal(set) var inputJSON: AppendOnlyText
     /// Set when the input text is not valid JSON (or ended incomplete);
     /// `inputJSON` keeps the text, and the stream goes on.
