@@ -3,7 +3,8 @@
 #
 #   Fuzz/run.sh --list              names the targets (folders Fuzz/*/Entry)
 #   Fuzz/run.sh TARGET SECONDS      builds fuzz-TARGET and fuzzes it for SECONDS
-#   Fuzz/run.sh all SECONDS         builds every target, then fuzzes each for SECONDS
+#   Fuzz/run.sh all SECONDS [JOBS]  builds every target, then fuzzes each for SECONDS,
+#                                   JOBS at a time (default 1; each fuzzer uses one core)
 #   Fuzz/run.sh --build TARGET      builds fuzz-TARGET only (Fuzz/campaign.sh uses it)
 #
 # Corpora: the kept corpus Fuzz/corpus/TARGET (what campaigns found, see
@@ -67,15 +68,42 @@ case "${1:-}" in
     build "${2:?usage: Fuzz/run.sh --build TARGET}"
     ;;
 all)
-    seconds="${2:?usage: Fuzz/run.sh all SECONDS}"
+    seconds="${2:?usage: Fuzz/run.sh all SECONDS [JOBS]}"
+    jobs="${3:-1}"
+    if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
+        echo "JOBS must be a positive whole number, not '$jobs'" >&2
+        exit 64
+    fi
     mapfile -t all < <(targets)
     for target in "${all[@]}"; do build "$target"; done
+    # A libFuzzer run is one thread: with JOBS > 1 several run at once, each
+    # writing to a log of its own that is printed whole when it ends, so
+    # that runs' lines never interleave.
+    logs="$root/Fuzz/.work/logs"
+    mkdir -p "$logs"
     failed=0
-    for target in "${all[@]}"; do fuzz "$target" "$seconds" || failed=1; done
+    declare -A running=()
+    finish_one() {
+        local status=0 pid
+        wait -n -p pid "${!running[@]}" || status=$?
+        cat "$logs/${running[$pid]}.log"
+        unset "running[$pid]"
+        [ "$status" -eq 0 ] || failed=1
+    }
+    for target in "${all[@]}"; do
+        if [ "$jobs" -eq 1 ]; then
+            fuzz "$target" "$seconds" || failed=1
+            continue
+        fi
+        [ "${#running[@]}" -lt "$jobs" ] || finish_one
+        fuzz "$target" "$seconds" >"$logs/$target.log" 2>&1 &
+        running[$!]="$target"
+    done
+    while [ "${#running[@]}" -gt 0 ]; do finish_one; done
     exit "$failed"
     ;;
 "" | -h | --help)
-    sed -n '2,16p' "$0"
+    sed -n '2,15p' "$0"
     exit 64
     ;;
 *)
