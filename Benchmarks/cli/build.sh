@@ -5,6 +5,10 @@
 #   bash Benchmarks/cli/build.sh [swift build options]
 #   (then .build/release/claude-stream)
 #
+# CI passes `--package-path Benchmarks`, building it as the benchmark
+# package's dependency, and then `--product claude-stream-bench` (a later
+# --product wins), so the benchmark reuses the library compiled here.
+#
 # Nothing to install beyond the Swift toolchain. On Linux the Swift runtime,
 # Foundation and libstdc++ are linked into the program: as shared libraries
 # the dynamic loader spent most of a start resolving their symbols
