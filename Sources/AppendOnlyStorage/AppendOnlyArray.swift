@@ -254,10 +254,15 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// no other value held may have grown in place; the flag is set then
     /// too.)
     ///
+    /// `following`: this value repeats appends that a longer holder of its
+    /// storage already made (see ``_skipAppended(_:)``); when the claim
+    /// fails because they are there, only the count moves.
+    ///
     /// - Complexity: Amortised O(1).
     @inlinable @inline(__always)
-    package mutating func _append(_ element: consuming Element, moved: inout Bool) {
+    package mutating func _append(_ element: consuming Element, moved: inout Bool, following: Bool = false) {
         if !_claim(1) {
+            if following && _skipAppended(1) { return }
             _claimSlow(1)
             moved = true
         }
@@ -268,12 +273,14 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     }
 
     /// Appends two elements with one claim (an object member's key and
-    /// value); sets `moved` as ``_append(_:moved:)`` does.
+    /// value); sets `moved` and takes `following` as
+    /// ``_append(_:moved:following:)`` does.
     ///
     /// - Complexity: Amortised O(1).
     @inlinable @inline(__always)
-    package mutating func _append(_ first: Element, _ second: Element, moved: inout Bool) {
+    package mutating func _append(_ first: Element, _ second: Element, moved: inout Bool, following: Bool = false) {
         if !_claim(2) {
+            if following && _skipAppended(2) { return }
             _claimSlow(2)
             moved = true
         }
@@ -309,6 +316,13 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
             beforeGrowing()
             _claimSlow(n)
         }
+        _writeClaimed(from: source, count: n)
+    }
+
+    /// Writes the `n` slots after `count`, which this value claimed, and
+    /// counts them.
+    @inlinable @inline(__always)
+    mutating func _writeClaimed(from source: UnsafePointer<Element>, count n: Int) {
         guard let storage = _storage else { return }
         if Element.self == UInt8.self && n <= 16 {
             // A delta's few bytes: two word moves, where `memcpy` was a
@@ -319,6 +333,60 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         }
         _count &+= n
         _checkInvariants()
+    }
+
+    /// Appends the elements of a buffer; with `following`, as
+    /// ``_append(_:moved:following:)`` takes it.
+    ///
+    /// - Complexity: Amortised O(`elements.count`).
+    @inlinable @inline(__always)
+    package mutating func _append(contentsOf elements: UnsafeBufferPointer<Element>, following: Bool) {
+        let n = elements.count
+        guard n > 0, let source = elements.baseAddress else { return }
+        if !_claim(n) {
+            if following && _skipAppended(n) { return }
+            _claimSlow(n)
+        }
+        _writeClaimed(from: source, count: n)
+    }
+
+    /// Moves this value's count over the next `n` elements of its storage,
+    /// which another value appended (the storage has claimed them), without
+    /// reading or writing them; false, and unchanged, when they are not
+    /// claimed.
+    ///
+    /// For a writer that repeats, from a copy of an earlier state, the very
+    /// appends that the storage's longer holder made, and that were
+    /// published to it with a value that holds them (an incremental parser
+    /// replayed from a checkpoint over the same input: IncrementalJSON's
+    /// `ParseCheckpoint`). It then shares those elements instead of forking
+    /// a copy of everything before them. Anyone else must not call it: the
+    /// elements it steps over are not compared with anything.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(never)
+    package mutating func _skipAppended(_ n: Int) -> Bool {
+        guard let storage = _storage, n >= 0, n <= storage.claimed.load(ordering: .acquiring) &- _count else { return false }
+        _count &+= n
+        _checkInvariants()
+        return true
+    }
+
+    /// Goes on in `storage`, which holds this value's elements as its
+    /// prefix: the storage that this value's longer holder moved them into
+    /// when it grew (a growth copies the prefix, and the old storage is
+    /// never written again). For the same writer as ``_skipAppended(_:)``,
+    /// whose appends then step over what the holder appended since. False,
+    /// and unchanged, when `storage` has claimed fewer elements than this
+    /// value has.
+    ///
+    /// - Complexity: O(1).
+    package mutating func _rebase(onto storage: _AppendOnlyStorage<Element>?) -> Bool {
+        guard let storage else { return _count == 0 && _storage == nil }
+        guard storage.claimed.load(ordering: .acquiring) >= _count else { return false }
+        _storage = storage
+        _checkInvariants()
+        return true
     }
 
     /// Copies `count` (1 to 16) bytes as two overlapping loads and stores
