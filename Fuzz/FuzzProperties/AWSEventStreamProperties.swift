@@ -75,16 +75,21 @@ public enum AWSEventStreamFuzzProperty {
             body[place] ^= 1 << (damage[2] & 7)
             body.removeLast(min(body.count, Int(damage[3]) % 5))
         }
-        let (whole, _, _) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: options) }
-        let (split, _, changed) = body.withUnsafeBytes { AccumulatorFuzzProperty.run($0, sizes: sizes, options: options, holding: true) }
+        let (whole, _, wholeSeen, _) = body.withUnsafeBytes {
+            AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: options, sampling: true)
+        }
+        let (split, _, splitSeen, changed) = body.withUnsafeBytes {
+            AccumulatorFuzzProperty.run($0, sizes: sizes, options: options, sampling: true, holding: true)
+        }
         if whole != split { return "bedrock chunking \(sizes), every snapshot held, changed the outcome:\n\(whole)\nvs\n\(split)" }
         if let changed { return "bedrock: \(changed)" }
-        let (general, _, _) = body.withUnsafeBytes {
+        if wholeSeen != splitSeen { return "bedrock: a held snapshot showed otherwise than the same snapshot unheld" }
+        let (general, _, _, _) = body.withUnsafeBytes {
             AccumulatorFuzzProperty.run($0, sizes: sizes, options: options, generalPathOnly: true)
         }
         if whole != general { return "bedrock: the general path changed the outcome:\n\(whole)\nvs\n\(general)" }
         guard allWrapped, !damaged, selector & 2 == 0 else { return nil }
-        let (overSSE, _, _) = sse.withUnsafeBytes {
+        let (overSSE, _, _, _) = sse.withUnsafeBytes {
             AccumulatorFuzzProperty.run($0, sizes: [max(1, $0.count)], options: MessageAccumulatorOptions(allowsSequentialMessages: true))
         }
         if whole.messages != overSSE.messages || whole.last != overSSE.last || whole.snapshots != overSSE.snapshots

@@ -7,9 +7,10 @@
 // whitespace, escapes at window edges, unknown fields, a missing or repeated
 // `type`: whatever the input holds); every hot delta the fast scanner reads
 // must read the same through the full JSON parser; a caller that holds every
-// snapshot changes nothing, and each held snapshot still shows what it
-// showed when it was handed out (holding is what makes blocks share
-// storage: StreamingBlocks.swift); and a final message must encode,
+// snapshot changes nothing, each held snapshot shows what the same snapshot
+// shows to a caller that holds none, and still shows it later (holding is
+// what makes blocks share storage, StreamingBlocks.swift, and tool inputs
+// replay from checkpoints, ParseCheckpoint.swift); and a final message must encode,
 // rebuild and encode again to the same JSON.
 //
 // Input layout: byte 0 picks options (sequential messages, structured output,
@@ -44,14 +45,15 @@ public enum AccumulatorFuzzProperty {
         var snapshots = 0
     }
 
-    /// Feeds `stream` in chunks of `sizes`, in a cycle. With `holding`,
-    /// keeps every snapshot, and the third value says which of a sample of
-    /// them (at most about 64: reading one is O(size)) changed since it was
-    /// handed out, if one did.
+    /// Feeds `stream` in chunks of `sizes`, in a cycle. With `sampling`,
+    /// `seen` is a sample of the snapshots (at most about 128: reading one
+    /// is O(size)) as they were handed out; with `holding` too, every
+    /// snapshot is kept, and `changed` says which of the sample changed
+    /// since, if one did.
     static func run(
         _ stream: UnsafeRawBufferPointer, sizes: [Int], options: MessageAccumulatorOptions, generalPathOnly: Bool = false,
-        holding: Bool = false
-    ) -> (Outcome, MessageSnapshot?, String?) {
+        sampling: Bool = false, holding: Bool = false
+    ) -> (outcome: Outcome, final: MessageSnapshot?, seen: [String], changed: String?) {
         var accumulator = generalPathOnly ? MessageAccumulator._generalPathOnly(options: options) : MessageAccumulator(options: options)
         var outcome = Outcome()
         var start = 0
@@ -65,10 +67,10 @@ public enum AccumulatorFuzzProperty {
                 let end = min(stream.count, start + sizes[turn % sizes.count])
                 turn += 1
                 try accumulator.feed(UnsafeRawBufferPointer(rebasing: stream[start..<end])) { snapshot in
+                    let index = outcome.snapshots
                     outcome.snapshots += 1
-                    guard holding else { return }
-                    if held.count % stride == 0 { seen.append((held.count, snapshot.messageJSON().compactJSON)) }
-                    held.append(snapshot)
+                    if sampling && index % stride == 0 { seen.append((index, snapshot.messageJSON().compactJSON)) }
+                    if holding { held.append(snapshot) }
                 }
                 start = end
             }
@@ -80,16 +82,23 @@ public enum AccumulatorFuzzProperty {
             final = error.snapshot
         }
         outcome.last = final?.messageJSON().compactJSON
-        let changed = seen.first { held[$0.index].messageJSON().compactJSON != $0.json }
-        return (outcome, final, changed.map { "held snapshot \($0.index) changed after it was handed out: it showed \($0.json)" })
+        let changed = holding ? seen.first { held[$0.index].messageJSON().compactJSON != $0.json } : nil
+        return (
+            outcome, final, seen.map(\.json),
+            changed.map { "held snapshot \($0.index) changed after it was handed out: it showed \($0.json)" }
+        )
     }
 
     static func compare(_ stream: UnsafeRawBufferPointer, sizes: [Int], options: MessageAccumulatorOptions) -> String? {
-        let (whole, final, _) = run(stream, sizes: [max(1, stream.count)], options: options)
-        let (split, _, changed) = run(stream, sizes: sizes, options: options, holding: true)
+        let (whole, final, wholeSeen, _) = run(stream, sizes: [max(1, stream.count)], options: options, sampling: true)
+        let (split, _, splitSeen, changed) = run(stream, sizes: sizes, options: options, sampling: true, holding: true)
         if whole != split { return "chunking \(sizes), every snapshot held, changed the outcome:\n\(whole)\nvs\n\(split)" }
         if let changed { return changed }
-        let (general, _, _) = run(stream, sizes: sizes, options: options, generalPathOnly: true)
+        if let index = wholeSeen.indices.first(where: { $0 >= splitSeen.count || wholeSeen[$0] != splitSeen[$0] }) {
+            let held = index < splitSeen.count ? splitSeen[index] : "nothing"
+            return "a held snapshot showed otherwise than the same snapshot unheld:\n\(wholeSeen[index])\nvs\n\(held)"
+        }
+        let (general, _, _, _) = run(stream, sizes: sizes, options: options, generalPathOnly: true)
         if whole != general { return "the general path changed the outcome:\n\(whole)\nvs\n\(general)" }
         if let failure = checkHotPath(stream, limits: options.sseLimits) { return failure }
         if let final, final.isComplete {

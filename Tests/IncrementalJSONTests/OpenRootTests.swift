@@ -64,7 +64,7 @@ import Testing
         for n in 0..<40 { text += (n == 0 ? "" : ", ") + #"{"id": \#(n), "name": "record number \#(n)", "tags": ["a", "b"]}"# }
         text += "]}"
         var parser = IncrementalJSONParser()
-        var root: OpenRoot? = nil
+        var (root, spare): (OpenRoot?, OpenRoot?) = (nil, nil)
         // Told apart by identity without address reuse fooling it: a weak
         // reference to the last path is nil once that path was freed, and
         // every storages object seen is kept.
@@ -77,7 +77,7 @@ import Testing
                 return
             }
             weak let previous = root?.elementPath
-            guard parser.refreshOpenRoot(&root), let current = root else { continue }
+            guard parser.refreshOpenRoot(&root, spare: &spare, streamedCount: offset + 1), let current = root else { continue }
             if let previous, previous === current.elementPath { rewrites += 1 }
             if let seen = current.elementPath.reader.storages, storages.last !== seen { storages.append(seen) }
             if current.value != parser.value {

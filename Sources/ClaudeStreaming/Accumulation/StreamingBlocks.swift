@@ -28,10 +28,12 @@
 // stream: 4.9x its content). So a new block goes on after the bytes of the
 // block that stopped last, in the same storage (`spine`), as a slice of
 // it: the storage grows once for the message rather than once per block.
-// Only a stopped block's storage is built on, since an open one may still
-// grow; and one that nothing else holds is given back its slack at the
-// stop instead (no caller holds snapshots), after which the next block
-// starts storage of its own, as every block did before. For example, with
+// Only a block whose text is final is built on (it stopped, or its
+// signature came), since an open one may still grow, and never one that
+// had streamed before it went live (its storage is its own); one that
+// nothing else holds is given back its slack at the stop instead (no
+// caller holds snapshots), after which the next block starts storage of
+// its own, as every block did before. For example, with
 // every snapshot held: a thinking block streams 6,000 bytes, which by then
 // sit in a reserved region (a held buffer moves into one past 4 KiB), and
 // stops; the text block after it starts at byte 6,000 of that region and
@@ -75,6 +77,10 @@ struct StreamingBlocks: Sendable {
     /// The live partial value, when a JSON delta changed it since the block
     /// went live (nil: the block's own value stands).
     private var liveValue: OpenRoot?
+    /// The partial value published before `liveValue`, kept so that the
+    /// parser can tell whether the caller keeps snapshots
+    /// (IncrementalJSONParser+OpenRoot.swift).
+    private var liveSpare: OpenRoot?
     /// The live JSON block's parser, fed in place. Not optional: feeding an
     /// optional's payload meant moving the whole parser out and back (or,
     /// with `??`, copying it, a large struct, on every tool-input delta).
@@ -187,7 +193,10 @@ struct StreamingBlocks: Sendable {
             // value shows from the block (no live value over it); after an
             // error the last partial value stays live, as `retire` would
             // have written it into the block.
-            if case .success = outcome { liveValue = nil }
+            if case .success = outcome {
+                liveValue = nil
+                liveSpare = nil
+            }
             snapshot.content.showLive(bytes: liveBytes, value: liveValue)
             _ = snapshot.content.update(at: index) { $0.setParsedJSON(outcome) }
             return
@@ -252,6 +261,12 @@ struct StreamingBlocks: Sendable {
             liveParses = false
             liveParser = IncrementalJSONParser()
             liveHasParser = false
+            // The last partial value stays, for the text before `payload`;
+            // one shared with later text is replayed to that end now.
+            let streamed = AppendOnlyText(
+                _slice: liveBytes._storage, start: liveStart, count: liveBytes.count &- payload.count &- liveStart)
+            liveValue = liveValue?.settled(streamed: streamed)
+            liveSpare = nil
             return .failure(error)
         }
         // Inside the input's top-level container (nearly always): the live
@@ -261,7 +276,7 @@ struct StreamingBlocks: Sendable {
         // accesses apart.
         var root = liveValue
         liveValue = nil
-        let open = liveParser.refreshOpenRoot(&root)
+        let open = liveParser.refreshOpenRoot(&root, spare: &liveSpare, streamedCount: liveBytes.count &- liveStart)
         liveValue = root
         if open { return nil }
         return liveParser.value.map { .success($0) }
@@ -340,6 +355,7 @@ struct StreamingBlocks: Sendable {
         liveStart = 0
         liveIsFinal = false
         liveValue = nil
+        liveSpare = nil
         liveParser = IncrementalJSONParser()
         liveHasParser = false
     }

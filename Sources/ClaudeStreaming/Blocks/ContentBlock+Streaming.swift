@@ -36,14 +36,14 @@ extension ContentBlock {
         switch consume self {
         case .text(var b) where kind == .text || kind == .structuredText:
             b.text = text
-            if let value { b.structuredValue = value.value }  // structured text only
+            if let value { b.structuredValue = value.value(streamed: text) }  // structured text only
             self = .text(b)
         case .thinking(var b) where kind == .thinking:
             b.thinking = text
             self = .thinking(b)
         case .toolUse(var b) where kind == .toolInput:
             b.inputJSON = text
-            if let value { b.input = value.value }
+            if let value { b.input = value.value(streamed: text) }
             self = .toolUse(b)
         case let other:
             self = other

@@ -18,8 +18,11 @@
 // reading a block shows them over it. This is a read model: only the owner
 // of the live block writes these fields. A content list is the box, the live
 // bytes and the live value (32 bytes; a message snapshot, 40), and holding
-// one costs nothing more unless the event parsed JSON (then its partial
-// value's open path, O(depth)).
+// one costs nothing more, unless the event parsed JSON and the caller keeps
+// only this snapshot (then its partial value's open path, O(depth)). A
+// caller that keeps every snapshot gets partial values that share one
+// checkpoint per 8 KiB of input, replayed when read
+// (IncrementalJSON's ParseCheckpoint.swift).
 
 public import IncrementalJSON
 

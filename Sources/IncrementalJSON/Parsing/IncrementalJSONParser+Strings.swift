@@ -182,7 +182,7 @@ extension IncrementalJSONParser {
             try failLongString(at: index + Swift.max(0, limit - current))
         }
         let run = UnsafeBufferPointer(start: bytes, count: count)
-        if stringIsKey { keyBytes.append(run) } else { chunkBytes.append(contentsOf: run) }
+        if stringIsKey { keyBytes.append(run) } else { chunkBytes._append(contentsOf: run, following: replaying) }
     }
 
     /// The node of a key that a chunk end cut, whose last run is
@@ -192,7 +192,7 @@ extension IncrementalJSONParser {
     mutating func endCutKey(_ bytes: UnsafePointer<UInt8>, _ count: Int, at index: Int) throws(JSONParseError) -> Node {
         try appendString(bytes, count, at: index)
         let key = keyBytes
-        return key.withBytes { keyCache.node(for: $0, in: &chunkBytes) }
+        return key.withBytes { keyCache.node(for: $0, in: &chunkBytes, following: replaying) }
     }
 
     /// Fails with `stringLimitExceeded` at chunk position `index`. Out of
@@ -214,7 +214,7 @@ extension IncrementalJSONParser {
         if keyBytes.isEmpty {
             // The whole key is in this chunk: store it from the input.
             if count > stringByteLimit { try failLongString(at: index + stringByteLimit) }
-            node = keyCache.node(for: UnsafeBufferPointer(start: bytes, count: count), in: &chunkBytes)
+            node = keyCache.node(for: UnsafeBufferPointer(start: bytes, count: count), in: &chunkBytes, following: replaying)
         } else {
             node = try endCutKey(bytes, count, at: index)
         }

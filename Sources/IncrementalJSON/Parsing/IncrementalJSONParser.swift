@@ -72,6 +72,10 @@ public struct IncrementalJSONParser: Sendable {
     var columnsMoved = false
     /// Recently seen keys, by a hash of their bytes.
     var keyCache = KeyCache()
+    /// Set in a copy replayed from a ``ParseCheckpoint``: this parser's
+    /// writes repeat ones already in its storages, so it steps over them
+    /// (`AppendOnlyArray._skipAppended`) rather than forking a copy.
+    var replaying = false
 
     // The current string: a value (its bytes go straight into `chunkBytes` from
     // `stringStart` on) or a key (collected in `keyBytes`, then stored once).
@@ -181,75 +185,6 @@ public struct IncrementalJSONParser: Sendable {
         return visibleLeaf.map { nodeReader.openString(start: $0.start, count: $0.count) }
     }
 
-    /// ``value`` while the parser is inside its top-level array or object,
-    /// as the one reference it is made of; nil otherwise, and then
-    /// ``value`` is the value. For a holder that keeps the partial value
-    /// of every delta: it skips making the ``JSONValue`` only to take it
-    /// apart again.
-    ///
-    /// - Complexity: O(depth).
-    package var openRoot: OpenRoot? {
-        var root: OpenRoot? = nil
-        return publishOpenRoot(&root) ? root : nil
-    }
-
-    /// Sets `root` to ``openRoot``, or returns false (leaving `root` as it
-    /// is) when that is nil. When `root` holds the only reference to its
-    /// path and the path has room, the new path is written over it instead
-    /// of allocated: a holder that publishes one root per feed and lets go
-    /// of the last one first (no snapshot kept it) allocates nothing per
-    /// feed. A path that anything else still holds is never written.
-    ///
-    /// `mutating` only for how it is called, not for what it does (it
-    /// changes nothing in the parser): a holder keeps its parser in a
-    /// stored property, and borrowing the parser (a struct of a few
-    /// hundred bytes) from there to call a non-mutating method copied it
-    /// to the stack on every feed, where an `inout` self is passed by
-    /// address.
-    ///
-    /// - Complexity: O(depth).
-    package mutating func refreshOpenRoot(_ root: inout OpenRoot?) -> Bool {
-        publishOpenRoot(&root)
-    }
-
-    @inline(__always)
-    private func publishOpenRoot(_ root: inout OpenRoot?) -> Bool {
-        guard parserState != .done, !frameStack.isEmpty else { return false }
-        let (leaf, depth) = (visibleLeaf, frameStack.count)
-        // The arrays, not `self`: a closure over a method of this struct
-        // would copy the whole parser.
-        let (stack, columns) = (frameStack, nodeColumns)
-        if var existing = root {
-            // Moved out, so that `existing` is the one reference if no one
-            // else holds the path.
-            root = nil
-            if isKnownUniquelyReferenced(&existing.elementPath),
-                existing.elementPath.rewrite(reader: nodeReader, leaf: leaf, depth: depth, levels: { Self.openLevel($0, stack, columns) })
-            {
-                root = existing
-                return true
-            }
-        }
-        let header = OpenPathHeader(reader: nodeReader, leaf: leaf, depth: depth)
-        root = OpenRoot(elementPath: OpenPath.make(header) { Self.openLevel($0, stack, columns) })
-        return true
-    }
-
-    /// Level `level` of the open path: its frame, and its finished children.
-    @inline(__always)
-    private static func openLevel(_ level: Int, _ stack: [Frame], _ columns: [AppendOnlyArray<Node>]) -> OpenLevel {
-        let frame = stack[level]
-        let count = level < columns.count ? columns[level].count &- frame.start : 0
-        return OpenLevel(start: frame.start, count: count, key: frame.key, isObject: frame.isObject)
-    }
-
-    /// The string being read, as a slice of the document's bytes, when it
-    /// is a value and partial strings are shown.
-    private var visibleLeaf: (start: Int, count: Int)? {
-        guard parserState == .string && !stringIsKey && options.partialStrings == .visible else { return nil }
-        return (stringStart, chunkBytes.count - stringStart)
-    }
-
     // MARK: Building the document
 
     /// Makes `nodeReader` name the current storages, allocating only when one
@@ -303,9 +238,9 @@ public struct IncrementalJSONParser: Sendable {
             return
         }
         if frameStack[top].isObject {
-            nodeColumns[top]._append(frameStack[top].key, node, moved: &columnsMoved)
+            nodeColumns[top]._append(frameStack[top].key, node, moved: &columnsMoved, following: replaying)
         } else {
-            nodeColumns[top]._append(node, moved: &columnsMoved)
+            nodeColumns[top]._append(node, moved: &columnsMoved, following: replaying)
         }
         parserState = .afterValue
     }
@@ -318,7 +253,7 @@ public struct IncrementalJSONParser: Sendable {
             return
         }
         let start = chunkBytes.count
-        chunkBytes.append(contentsOf: text)
+        chunkBytes._append(contentsOf: text, following: replaying)
         emit(Node(.number, start: start, count: text.count))
     }
 

@@ -24,15 +24,16 @@ struct KeyCache: Sendable {
     static let maxCachedBytes = 64
 
     /// The node of `key`, storing its bytes in `bytes` unless a cached node
-    /// already points at the same bytes there.
+    /// already points at the same bytes there (`following`: a replayed
+    /// parser's store, see `IncrementalJSONParser.replaying`).
     ///
     /// - Complexity: O(`key.count`).
-    mutating func node(for key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> Node {
+    mutating func node(for key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>, following: Bool = false) -> Node {
         if key.count <= Node.maxInlineBytes { return Node(.shortString, inline: key) }
-        guard key.count <= Self.maxCachedBytes else { return Self.store(key, in: &bytes) }
+        guard key.count <= Self.maxCachedBytes else { return Self.store(key, in: &bytes, following: following) }
         if slots.isEmpty {
             keysStored &+= 1
-            guard keysStored > Self.keysBeforeCaching else { return Self.store(key, in: &bytes) }
+            guard keysStored > Self.keysBeforeCaching else { return Self.store(key, in: &bytes, following: following) }
             slots = Array(repeating: Node(.null), count: Self.slotCount)
         }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -47,7 +48,7 @@ struct KeyCache: Sendable {
                 return cached
             }
         }
-        let node = Self.store(key, in: &bytes)
+        let node = Self.store(key, in: &bytes, following: following)
         slots[first | 1] = slots[first]
         slots[first] = node
         return node
@@ -63,9 +64,9 @@ struct KeyCache: Sendable {
         }
     }
 
-    private static func store(_ key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>) -> Node {
+    private static func store(_ key: UnsafeBufferPointer<UInt8>, in bytes: inout AppendOnlyArray<UInt8>, following: Bool) -> Node {
         let start = bytes.count
-        bytes.append(contentsOf: key)
+        bytes._append(contentsOf: key, following: following)
         // Keys are bounded by the string limit checks well below 4 GiB.
         return Node(.string, start: start, count: key.count)
     }

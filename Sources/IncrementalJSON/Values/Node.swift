@@ -235,14 +235,20 @@ struct OpenPathHeader {
     /// far below 2^32: each level took a byte of a document of at most
     /// 1 GiB.
     private var depthAndRoom: UInt64
+    /// Set for a path that the snapshots of a stretch of input share: the
+    /// parser as it was when the path was taken, to replay the rest from
+    /// (see ParseCheckpoint.swift). Such a path has no room: it is never
+    /// written over.
+    let checkpoint: ParseCheckpoint?
 
     var depth: Int { Int(truncatingIfNeeded: depthAndRoom & 0xFFFF_FFFF) }
     var room: Int { Int(truncatingIfNeeded: depthAndRoom >> 32) }
 
-    init(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int) {
+    init(reader: NodeReader, leaf: (start: Int, count: Int)?, depth: Int, checkpoint: ParseCheckpoint? = nil) {
         self.reader = reader
         self.leaf = Self.packed(leaf)
         self.depthAndRoom = UInt64(truncatingIfNeeded: depth) & 0xFFFF_FFFF
+        self.checkpoint = checkpoint
     }
 
     /// This header in a block with room for `levels` levels.
@@ -286,7 +292,9 @@ struct OpenPathHeader {
 final class OpenPath: ManagedBuffer<OpenPathHeader, OpenLevel> {
 
     static func make(_ header: OpenPathHeader, levels: (Int) -> OpenLevel) -> OpenPath {
-        let buffer = create(minimumCapacity: header.depth) { header.inBlock(withRoomFor: $0.capacity) }
+        let buffer = create(minimumCapacity: header.depth) {
+            header.inBlock(withRoomFor: header.checkpoint == nil ? $0.capacity : 0)
+        }
         buffer.withUnsafeMutablePointerToElements { elements in
             for level in 0..<header.depth { (elements + level).initialize(to: levels(level)) }
         }
@@ -320,6 +328,7 @@ final class OpenPath: ManagedBuffer<OpenPathHeader, OpenLevel> {
     @inline(__always) var depth: Int { withUnsafeMutablePointerToHeader { $0.pointee.depth } }
     @inline(__always) var hasLeaf: Bool { withUnsafeMutablePointerToHeader { $0.pointee.hasLeaf } }
     @inline(__always) var leafValue: JSONValue? { withUnsafeMutablePointerToHeader { $0.pointee.leafValue } }
+    var checkpoint: ParseCheckpoint? { withUnsafeMutablePointerToHeader { $0.pointee.checkpoint } }
 
     /// The value of the container at `level`.
     func value(at level: Int) -> JSONValue {
@@ -370,16 +379,4 @@ enum NodeLimits {
     static let maxDocumentBytes = 1 << 30
     /// String and number texts are stored with 29-bit lengths.
     static let maxTextBytes = (1 << 29) - 1
-}
-
-/// A partial value whose parser is still inside its top-level container,
-/// held as the one reference its snapshot is made of, for a holder that
-/// keeps many snapshots and wants each to cost a word (a message snapshot's
-/// live tool input).
-package struct OpenRoot: @unchecked Sendable {
-    // @unchecked: see `OpenContainer`.
-    var elementPath: OpenPath
-
-    /// The parser's ``IncrementalJSONParser/value`` when this was taken.
-    package var value: JSONValue { elementPath.value(at: 0) }
 }
