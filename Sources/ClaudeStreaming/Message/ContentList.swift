@@ -30,6 +30,10 @@ public import IncrementalJSON
 ///
 /// - Complexity: Copying is O(1); changing a block other than the one
 ///   being streamed is O(number of blocks after the first open one).
+///   Reading the block being streamed is O(1), except its partial tool
+///   input (or structured value) in a snapshot that was kept along with
+///   others: that is replayed from a checkpoint shared by the snapshots of
+///   its stretch of input, O(bytes since the checkpoint), at most 8 KiB.
 public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     var contentBlocks: ContentBlocks
     /// The storage of the live block's streamed bytes (`contentBlocks.live`),
