@@ -203,6 +203,7 @@ struct MemoryProbe {
         case "scaling": return ScalingProbe.run(Array(arguments.dropFirst()))
         case "mallocs": return MallocProbe.run(Array(arguments.dropFirst()))
         case "rate": return RateProbe.run(Array(arguments.dropFirst()))
+        case "held-read": return HeldReadProbe.run(Array(arguments.dropFirst()))
         default: break
         }
         guard arguments.count == 3, let bytes = Int(arguments[1]),
