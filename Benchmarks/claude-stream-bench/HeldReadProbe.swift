@@ -34,7 +34,8 @@ enum HeldReadProbe {
         }
         let newest = held.last.map { snapshot in CPUClock.thread { blackHole(lastToolInput(snapshot)) } } ?? 0
         let mean = times.reduce(0, +) / Double(max(1, times.count))
-        print("\(times.count) \(String(format: "%.2f", mean * 1e6)) \(String(format: "%.2f", (times.max() ?? 0) * 1e6)) \(String(format: "%.2f", newest * 1e6))")
+        let microseconds = [mean, times.max() ?? 0, newest].map { String(format: "%.2f", $0 * 1e6) }
+        print("\(times.count) " + microseconds.joined(separator: " "))
         return 0
     }
 
