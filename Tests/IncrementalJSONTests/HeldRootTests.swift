@@ -97,10 +97,13 @@ import Testing
         return (held, checkpoints.count)
     }
 
+    /// Every root is kept; about 150 of each document's are checked (a
+    /// fresh parse of each prefix is the slow part, under the address
+    /// sanitizer most of all).
     @Test(arguments: [1, 7, 40], [16, 256])
     func everyHeldRootReadsItsOwnPrefix(pieceSize: Int, span: Int) {
         for document in Self.documents {
-            Self.checkEveryHeldRoot(document, pieces: pieceSize, span: span, every: 1)
+            Self.checkEveryHeldRoot(document, pieces: pieceSize, span: span, every: max(1, 40 / pieceSize))
         }
     }
 
@@ -148,7 +151,7 @@ import Testing
         case .latest: #expect(checkpoints == 0)
         case .every, .everyThird: #expect(checkpoints > 0)
         }
-        for entry in held {
+        for (n, entry) in held.enumerated() where n % 4 == 0 || n == held.count - 1 {
             #expect(entry.root.value(streamed: entry.streamed) == Self.freshValue(bytes[0..<entry.end], .init()))
         }
     }
@@ -158,7 +161,7 @@ import Testing
         let options = JSONParserOptions(partialStrings: .hidden)
         let bytes = Array(Self.records.utf8)
         let (held, _) = Self.publish(Self.records, pieces: 5, keeping: .every, span: 300, options: options)
-        for entry in held {
+        for (n, entry) in held.enumerated() where n % 7 == 0 {
             #expect(entry.root.value(streamed: entry.streamed) == Self.freshValue(bytes[0..<entry.end], options))
         }
     }
@@ -169,7 +172,7 @@ import Testing
         let (held, _) = Self.publish(Self.records, pieces: 11, keeping: .every, span: 400)
         let shared = held.filter { $0.root.elementPath.checkpoint != nil }
         #expect(shared.count > held.count / 2)
-        for entry in shared.prefix(200) {
+        for entry in shared.prefix(60) {
             let settled = entry.root.settled(streamed: entry.streamed)
             #expect(settled.elementPath.checkpoint == nil)
             #expect(settled.value == Self.freshValue(bytes[0..<entry.end], .init()))
