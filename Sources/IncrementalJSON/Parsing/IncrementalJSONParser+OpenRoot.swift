@@ -84,7 +84,7 @@ extension IncrementalJSONParser {
             if checkpoint.covers(streamedCount: streamedCount, span: span) {
                 if _isSameObject(published.elementPath.reader.storages, nodeReader.storages) { return published }
                 // A storage moved: the same checkpoint, read in the new ones.
-                return checkpointRoot(checkpoint)
+                return exactRoot(checkpoint: checkpoint)
             }
             // The span ended: exact paths again, to see what the caller
             // holds now.
@@ -102,15 +102,7 @@ extension IncrementalJSONParser {
             return rewrite(turn.elementPath) ? turn : exactRoot()
         }
         // The caller holds both: it keeps snapshots.
-        return checkpointRoot(ParseCheckpoint(parser: self, streamedCount: streamedCount))
-    }
-
-    /// The current path with `checkpoint`, for the snapshots to come to
-    /// share: its levels are this moment's, its storages the current ones.
-    private func checkpointRoot(_ checkpoint: ParseCheckpoint) -> OpenRoot {
-        let header = OpenPathHeader(reader: nodeReader, leaf: visibleLeaf, depth: frameStack.count, checkpoint: checkpoint)
-        let (stack, columns) = (frameStack, nodeColumns)
-        return OpenRoot(elementPath: OpenPath.make(header) { Self.openLevel($0, stack, columns) })
+        return exactRoot(checkpoint: ParseCheckpoint(parser: self, streamedCount: streamedCount))
     }
 
     /// Writes the current path over `path`, which no one else holds; false
@@ -123,9 +115,11 @@ extension IncrementalJSONParser {
         return path.rewrite(reader: nodeReader, leaf: visibleLeaf, depth: frameStack.count) { Self.openLevel($0, stack, columns) }
     }
 
-    /// The current path, in a block of its own.
-    private func exactRoot() -> OpenRoot {
-        let header = OpenPathHeader(reader: nodeReader, leaf: visibleLeaf, depth: frameStack.count)
+    /// The current path, in a block of its own; with `checkpoint`, a path
+    /// for the snapshots to come to share (its levels this moment's, its
+    /// storages the current ones).
+    private func exactRoot(checkpoint: ParseCheckpoint? = nil) -> OpenRoot {
+        let header = OpenPathHeader(reader: nodeReader, leaf: visibleLeaf, depth: frameStack.count, checkpoint: checkpoint)
         let (stack, columns) = (frameStack, nodeColumns)
         return OpenRoot(elementPath: OpenPath.make(header) { Self.openLevel($0, stack, columns) })
     }
