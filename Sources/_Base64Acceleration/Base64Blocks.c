@@ -47,22 +47,14 @@ int _base64_avx2 = 0;
 __attribute__((constructor)) static void ask_for_avx2(void) { _base64_avx2 = _base64_blocks_available(); }
 
 __attribute__((target("avx2")))
-static size_t decode_blocks_avx2(const uint8_t *src, size_t n, uint8_t *dst, size_t capacity) {
-    size_t i = 0, written = 0;
-    while (n - i >= 32 && capacity - written >= 32) {
-        __m256i in = _mm256_loadu_si256((const __m256i *)(src + i));
-        __m256i bad = outside_alphabet(in);
-        if (!_mm256_testz_si256(bad, bad)) break;
-        _mm256_storeu_si256((__m256i *)(dst + written), decode32(in));
-        i += 32;
-        written += 24;
-    }
-    return i;
+static size_t decode_blocks_only_avx2(const uint8_t *src, size_t n, uint8_t *dst, size_t capacity) {
+    size_t outside = n;
+    return decode_blocks_avx2(src, n, dst, capacity, &outside);
 }
 
 size_t _base64_decode_blocks(const void *source, size_t n, uint8_t *dst, size_t capacity) {
     if (source == NULL || dst == NULL || !_base64_avx2) return 0;
-    return decode_blocks_avx2((const uint8_t *)source, n, dst, capacity);
+    return decode_blocks_only_avx2((const uint8_t *)source, n, dst, capacity);
 }
 
 #else

@@ -52,16 +52,10 @@ static int decode_rest(const uint8_t *src, size_t n, size_t i, uint8_t *dst, siz
         }
     }
     for (; i < body; i += 4, written += 3) {
-        uint8_t a = _base64_sextet[src[i]], b = _base64_sextet[src[i + 1]];
-        uint8_t c = _base64_sextet[src[i + 2]], d = _base64_sextet[src[i + 3]];
-        if ((a | b | c | d) & 0xC0) {
+        if (_base64_decode_group(src + i, dst + written) != 0) {
             *result = i;
             return _base64_decode_invalid;
         }
-        uint32_t word = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | d;
-        dst[written] = (uint8_t)(word >> 16);
-        dst[written + 1] = (uint8_t)(word >> 8);
-        dst[written + 2] = (uint8_t)word;
     }
     // The last group: "xx==", "xxx=" or "xxxx".
     uint8_t a = _base64_sextet[src[i]], b = _base64_sextet[src[i + 1]];

@@ -70,6 +70,31 @@ __attribute__((target("avx2"))) static inline size_t alphabet_end_avx2(const uin
     return i;
 }
 
+/// Decodes whole 32-character blocks of the alphabet at the start of
+/// src[0..<n] into dst[0..<capacity], up to the first block that holds a
+/// byte outside the alphabet ('=' included), and sets `*outside` to that
+/// byte's offset (n when no block held one). Block k reads
+/// src[32k..<32k+32] and stores dst[24k..<24k+32]. Returns the characters
+/// decoded, a multiple of 32.
+__attribute__((target("avx2"))) static inline size_t decode_blocks_avx2(
+    const uint8_t *src, size_t n, uint8_t *dst, size_t capacity, size_t *outside) {
+    // n / 32 blocks fit the input, (capacity - 32) / 24 + 1 the room.
+    size_t blocks = n / 32, room = capacity >= 32 ? (capacity - 32) / 24 + 1 : 0;
+    if (room < blocks) blocks = room;
+    *outside = n;
+    size_t i = 0;
+    for (size_t k = 0; k < blocks; k++, i += 32) {
+        __m256i in = _mm256_loadu_si256((const __m256i *)(src + i));
+        __m256i bad = outside_alphabet(in);
+        if (!_mm256_testz_si256(bad, bad)) {
+            *outside = i + (size_t)__builtin_ctz(outside_mask(bad));
+            break;
+        }
+        _mm256_storeu_si256((__m256i *)(dst + k * 24), decode32(in));
+    }
+    return i;
+}
+
 /// Decodes the whole groups of the alphabet at the start of src[0..<n], up
 /// to the first byte outside it ('=' counts as outside), into dst[0..<capacity],
 /// and sets `*stop`: every byte before it is in the alphabet, and it is
@@ -78,23 +103,9 @@ __attribute__((target("avx2"))) static inline size_t alphabet_end_avx2(const uin
 /// written are that count / 4 * 3. The caller goes on from there.
 __attribute__((target("avx2"))) static inline size_t decode_run_avx2(
     const uint8_t *src, size_t n, uint8_t *dst, size_t capacity, size_t *stop) {
-    // Block k reads src[32k..<32k+32] and stores dst[24k..<24k+32]: so
-    // n / 32 blocks fit the input, (capacity - 32) / 24 + 1 the room.
-    size_t blocks = n / 32, room = capacity >= 32 ? (capacity - 32) / 24 + 1 : 0;
-    if (room < blocks) blocks = room;
-    size_t i = 0, end = n;
-    int found = 0;
-    for (size_t k = 0; k < blocks; k++, i += 32) {
-        __m256i in = _mm256_loadu_si256((const __m256i *)(src + i));
-        __m256i bad = outside_alphabet(in);
-        if (!_mm256_testz_si256(bad, bad)) {
-            end = i + (size_t)__builtin_ctz(outside_mask(bad));
-            found = 1;
-            break;
-        }
-        _mm256_storeu_si256((__m256i *)(dst + k * 24), decode32(in));
-    }
-    if (!found) end = alphabet_end_avx2(src, i, n);
+    size_t outside = n;
+    size_t i = decode_blocks_avx2(src, n, dst, capacity, &outside);
+    size_t end = outside < n ? outside : alphabet_end_avx2(src, i, n);
     // The whole groups left before `end`, as one block overlapping the ones
     // before (its first characters decode again to the same bytes).
     size_t full = end - end % 4;

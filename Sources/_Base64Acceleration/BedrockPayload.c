@@ -78,13 +78,7 @@ static inline __attribute__((always_inline)) int finish_string(
     // Now it is valid: every character before `stop` is in the alphabet,
     // and the '=' make the last group "xx==" or "xxx=". No more checks.
     size_t full = stop - stop % 4, out = i / 4 * 3;
-    for (; i < full; i += 4, out += 3) {
-        uint32_t word = (uint32_t)_base64_sextet[src[i]] << 18 | (uint32_t)_base64_sextet[src[i + 1]] << 12
-            | (uint32_t)_base64_sextet[src[i + 2]] << 6 | _base64_sextet[src[i + 3]];
-        dst[out] = (uint8_t)(word >> 16);
-        dst[out + 1] = (uint8_t)(word >> 8);
-        dst[out + 2] = (uint8_t)word;
-    }
+    for (; i < full; i += 4, out += 3) (void)_base64_decode_group(src + i, dst + out);
     if (stop > full) {
         uint8_t a = _base64_sextet[src[full]], b = _base64_sextet[src[full + 1]];
         dst[out++] = (uint8_t)(a << 2 | b >> 4);
