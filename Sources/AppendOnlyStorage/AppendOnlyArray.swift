@@ -296,23 +296,26 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
     /// - Complexity: Amortised O(`elements.count`).
     @inlinable @inline(__always)
     public mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
-        _append(contentsOf: elements, beforeGrowing: {})
+        _append(contentsOf: elements)
     }
 
     /// Appends the elements of a buffer, calling `beforeGrowing` first when
     /// the storage must move or grow to take them. A writer that publishes
     /// a second reference to its own buffer drops it there, so that when
     /// no one else holds the buffer it grows as unshared storage: in place
-    /// by `realloc` rather than into a reserved region.
+    /// by `realloc` rather than into a reserved region. With `following`,
+    /// as ``_append(_:moved:following:)`` takes it: appends a longer holder
+    /// of the storage already made only move the count.
     ///
     /// - Complexity: Amortised O(`elements.count`).
     @inlinable @inline(__always)
     package mutating func _append(
-        contentsOf elements: UnsafeBufferPointer<Element>, beforeGrowing: () -> Void
+        contentsOf elements: UnsafeBufferPointer<Element>, following: Bool = false, beforeGrowing: () -> Void = {}
     ) {
         let n = elements.count
         guard n > 0, let source = elements.baseAddress else { return }
         if !_claim(n) {
+            if following && _skipAppended(n) { return }
             beforeGrowing()
             _claimSlow(n)
         }
@@ -333,21 +336,6 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
         }
         _count &+= n
         _checkInvariants()
-    }
-
-    /// Appends the elements of a buffer; with `following`, as
-    /// ``_append(_:moved:following:)`` takes it.
-    ///
-    /// - Complexity: Amortised O(`elements.count`).
-    @inlinable @inline(__always)
-    package mutating func _append(contentsOf elements: UnsafeBufferPointer<Element>, following: Bool) {
-        let n = elements.count
-        guard n > 0, let source = elements.baseAddress else { return }
-        if !_claim(n) {
-            if following && _skipAppended(n) { return }
-            _claimSlow(n)
-        }
-        _writeClaimed(from: source, count: n)
     }
 
     /// Copies `count` (1 to 16) bytes as two overlapping loads and stores
@@ -386,7 +374,7 @@ public struct AppendOnlyArray<Element: Sendable>: Sendable {
 
     /// ``_claimRoom(minimum:)``, but where the storage has too little room
     /// (or there is none) it first grows the way an append would (after
-    /// `beforeGrowing`, as in ``_append(contentsOf:beforeGrowing:)``), so
+    /// `beforeGrowing`, as in ``_append(contentsOf:following:beforeGrowing:)``), so
     /// the claim then holds: a writer that always claims never falls back
     /// to a copy because the buffer was young or about to double. Still
     /// nil when the room is there but another value claimed or extended
