@@ -141,6 +141,31 @@ import Testing
         }
     }
 
+    /// A key and a number far longer than the parser keeps inline, each
+    /// cut by hundreds of feeds, between stretches of records: no
+    /// checkpoint holds a copy of either (one copy per checkpoint would
+    /// grow with the square of the token's length), checkpoints are still
+    /// taken around them, and the roots read their own prefixes.
+    @Test func aLongCutTokenIsKeptOutOfCheckpoints() {
+        let key = String(repeating: "k", count: 20_000)
+        let number = "1" + String(repeating: "0", count: 20_000)
+        let document = #"{"head": "# + Self.records(8) + #", "\#(key)": \#(number), "tail": "# + Self.records(8) + "}"
+        let bytes = Array(document.utf8)
+        let (held, _) = Self.publish(document, pieces: 40, keeping: .every, span: 1024)
+        let tokens = (Self.records(8).utf8.count + 12)..<(bytes.count - Self.records(8).utf8.count - 12)
+        #expect(held.contains { $0.root.elementPath.checkpoint != nil && $0.end < tokens.lowerBound }, "a checkpoint before the long tokens")
+        #expect(held.contains { $0.root.elementPath.checkpoint != nil && $0.end > tokens.upperBound }, "a checkpoint after them")
+        var spilled = 0
+        for entry in held {
+            guard let checkpoint = entry.root.elementPath.checkpoint else { continue }
+            if checkpoint.parser.keyBytes.isSpilled || checkpoint.parser.tokenBytes.isSpilled { spilled += 1 }
+        }
+        #expect(spilled == 0, "roots whose checkpoint holds a long cut token")
+        for (n, entry) in held.enumerated() where n % 53 == 0 || n == held.count - 1 {
+            #expect(entry.root.value(streamed: entry.streamed) == Self.freshValue(bytes[0..<entry.end], .init()), "root at \(entry.end)")
+        }
+    }
+
     /// A caller that keeps the latest snapshot only gets exact paths (two
     /// taking turns), never a checkpoint; one that keeps some gets both.
     @Test(arguments: Keeping.allCases)

@@ -30,10 +30,12 @@ public import IncrementalJSON
 ///
 /// - Complexity: Copying is O(1); changing a block other than the one
 ///   being streamed is O(number of blocks after the first open one).
-///   Reading the block being streamed is O(1), except its partial tool
-///   input (or structured value) in a snapshot that was kept along with
-///   others: that is replayed from a checkpoint shared by the snapshots of
-///   its stretch of input, O(bytes since the checkpoint), at most 8 KiB.
+///   Reading the block being streamed is O(1), except in a snapshot that
+///   was kept along with others: there its partial tool input (or
+///   structured value) is replayed from a checkpoint shared by the
+///   snapshots of its stretch of input, O(bytes since the checkpoint), at
+///   most 8 KiB, whenever the block is read (it is built whole, so reading
+///   its `id` costs the same).
 public struct ContentList: Sendable, Hashable, RandomAccessCollection {
     var contentBlocks: ContentBlocks
     /// The storage of the live block's streamed bytes (`contentBlocks.live`),

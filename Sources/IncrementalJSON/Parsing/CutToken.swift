@@ -27,6 +27,9 @@ struct CutToken: Sendable {
 
     var count: Int { spill?.count ?? inlineCount }
     var isEmpty: Bool { count == 0 }
+    /// Whether the token outgrew the words (a copy of the parser then
+    /// shares its array, and the next append copies it whole).
+    var isSpilled: Bool { spill != nil }
 
     /// Forgets the bytes, and the array of a spilled token: a token longer
     /// than the inline bytes is rare enough that the next one may allocate

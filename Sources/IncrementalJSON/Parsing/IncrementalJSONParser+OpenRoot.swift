@@ -15,6 +15,9 @@
 //   values are replayed when read (a new path with the same checkpoint
 //   when a storage moves). At the end of a span it tries exact paths
 //   again, so a caller that stopped keeping snapshots gets them back.
+//   While a key or number cut by the feed is longer than the parser keeps
+//   inline, it publishes exact paths instead: a checkpoint would hold a
+//   copy of that token.
 //
 // For example, a caller that appends every snapshot to an array: feed 1
 // publishes path A; at feed 2 the caller holds A, there is no spare, so B
@@ -101,7 +104,12 @@ extension IncrementalJSONParser {
             spare = published
             return rewrite(turn.elementPath) ? turn : exactRoot()
         }
-        // The caller holds both: it keeps snapshots.
+        // The caller holds both: it keeps snapshots. Not while a key or
+        // number cut by the feed has spilled into an array: each checkpoint
+        // would share it, the parser's next append would copy it whole,
+        // and a token of L bytes would cost about L² / span bytes across
+        // its checkpoints. Exact paths until it ends.
+        if keyBytes.isSpilled || tokenBytes.isSpilled { return exactRoot() }
         return exactRoot(checkpoint: ParseCheckpoint(parser: self, streamedCount: streamedCount))
     }
 

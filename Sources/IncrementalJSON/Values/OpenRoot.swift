@@ -42,10 +42,16 @@ package struct OpenRoot: @unchecked Sendable {
     /// - Complexity: O(1) for an exact path; for a checkpoint path,
     ///   O(bytes read since its checkpoint), at most the checkpoint span.
     package func value(streamed: AppendOnlyText) -> JSONValue {
-        if let checkpoint = elementPath.checkpoint,
-            let value = checkpoint.replayedValue(through: streamed, in: elementPath.reader.storages)
-        {
-            return value
+        // At the checkpoint itself, the path's own levels are the value.
+        if let checkpoint = elementPath.checkpoint, streamed.utf8Count > checkpoint.streamedCount {
+            if let value = checkpoint.replayedValue(through: streamed, in: elementPath.reader.storages) { return value }
+            // The replay and the parse from the start both failed on input
+            // the parser read: never, as parsing is deterministic. Were it
+            // to happen, the path's own levels (an earlier value) would
+            // stand for later input, so the checked builds stop here.
+            #if INCREMENTAL_JSON_INTERNAL_CHECKS
+            preconditionFailure("a checkpoint path could not be replayed to its input")
+            #endif
         }
         return value
     }
