@@ -60,13 +60,38 @@ func generate(_ kind: StreamKind, bytes target: Int, toolDeltaBytes: Int = 40, v
     return GeneratedStream(bytes: writer.bytes, events: writer.events, deltas: writer.deltas, contentBytes: writer.contentBytes)
 }
 
-/// The stream a probe names: an accumulator stream kind, or `tool16`, the
-/// tool kind in 16-byte deltas (the row its target is for); nil for any
-/// other name.
+/// The stream a probe names: an accumulator stream kind, `tool16`, the
+/// tool kind in 16-byte deltas (the row its target is for), or `longkey`,
+/// one tool input whose only key is about `bytes` long, in 40-byte deltas
+/// (the worst case for a caller that keeps every snapshot: a key cut open
+/// across thousands of them); nil for any other name.
 func generate(probeKind name: String, bytes: Int) -> GeneratedStream? {
+    if name == "longkey" { return generateLongKey(bytes: bytes) }
     let deltaBytes = name == "tool16" ? 16 : 40
     guard let kind = StreamKind(rawValue: name == "tool16" ? "tool" : name) else { return nil }
     return generate(kind, bytes: bytes, toolDeltaBytes: deltaBytes)
+}
+
+/// The `longkey` probe's stream (see `generate(probeKind:bytes:)`).
+func generateLongKey(bytes: Int) -> GeneratedStream {
+    var writer = StreamWriter()
+    writer.event(
+        #"{"type":"message_start","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-bench","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}"#
+    )
+    writer.event(#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_000001","name":"k","input":{}}}"#)
+    var json = Array(#"{""#.utf8)
+    var seed: UInt64 = 0x10C
+    while json.count < bytes { json.append(UInt8(ascii: "a") + UInt8(splitMix(&seed) % 26)) }
+    json += Array(#"": 1}"#.utf8)
+    for start in stride(from: 0, to: json.count, by: 40) {
+        let piece = String(decoding: json[start..<min(json.count, start + 40)], as: UTF8.self)
+        writer.contentBytes += piece.utf8.count
+        writer.event(#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":\#(jsonString(piece))}}"#)
+    }
+    writer.event(#"{"type":"content_block_stop","index":0}"#)
+    writer.event(#"{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":1000}}"#)
+    writer.event(#"{"type":"message_stop"}"#)
+    return GeneratedStream(bytes: writer.bytes, events: writer.events, deltas: writer.deltas, contentBytes: writer.contentBytes)
 }
 
 struct StreamWriter {
