@@ -109,8 +109,19 @@ extension IncrementalJSONParser {
         // would share it, the parser's next append would copy it whole,
         // and a token of L bytes would cost about L² / span bytes across
         // its checkpoints. Exact paths until it ends.
-        if keyBytes.isSpilled || tokenBytes.isSpilled { return exactRoot() }
+        if holdsLongCutToken { return exactRoot() }
         return exactRoot(checkpoint: ParseCheckpoint(parser: self, streamedCount: streamedCount))
+    }
+
+    /// Whether a key or number is open across the feed's end and has
+    /// spilled into its array (a token's array stays until the next one of
+    /// its kind begins, so the state says whether it is still open).
+    var holdsLongCutToken: Bool {
+        switch parserState {
+        case .string: stringIsKey && keyBytes.isSpilled
+        case .number: tokenBytes.isSpilled
+        default: false
+        }
     }
 
     /// Writes the current path over `path`, which no one else holds; false
