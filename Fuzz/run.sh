@@ -32,10 +32,17 @@ build() {
     # SwiftPM (6.3) keeps the build plan of a path dependency even when files
     # were added to it since, and then fails on names it cannot find; dropping
     # the plan makes it plan again (compiled objects are kept).
-    rm -f "$scratch/release.yaml"
-    swift build -c release --package-path "$root/Fuzz" --product "fuzz-$target" \
-        --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
-        --scratch-path "$scratch"
+    # Two campaigns started together share the scratch folder: one's
+    # `rm` of the plan could pull it from under the other's build, which
+    # then failed ("unable to open release.yaml"). A lock takes them in turn.
+    mkdir -p "$scratch"
+    (
+        if command -v flock > /dev/null; then flock 9; fi
+        rm -f "$scratch/release.yaml"
+        swift build -c release --package-path "$root/Fuzz" --product "fuzz-$target" \
+            --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+            --scratch-path "$scratch"
+    ) 9> "$scratch/build.lock"
 }
 
 fuzz() {
