@@ -164,10 +164,11 @@ import Testing
     @Test func aLongCutTokenIsKeptOutOfCheckpoints() {
         let key = String(repeating: "k", count: 20_000)
         let number = "1" + String(repeating: "0", count: 20_000)
-        let document = #"{"head": "# + Self.records(8) + #", "\#(key)": \#(number), "tail": "# + Self.records(8) + "}"
+        let records = Self.records(8)
+        let document = #"{"head": "# + records + #", "\#(key)": \#(number), "tail": "# + records + "}"
         let bytes = Array(document.utf8)
         let (held, _) = Self.publish(document, pieces: 40, keeping: .every, span: 1024)
-        let tokens = (Self.records(8).utf8.count + 12)..<(bytes.count - Self.records(8).utf8.count - 12)
+        let tokens = (records.utf8.count + 12)..<(bytes.count - records.utf8.count - 12)
         #expect(held.contains { $0.root.elementPath.checkpoint != nil && $0.end < tokens.lowerBound }, "a checkpoint before the long tokens")
         #expect(held.contains { $0.root.elementPath.checkpoint != nil && $0.end > tokens.upperBound }, "a checkpoint after them")
         var spilled = 0
